@@ -1,0 +1,106 @@
+"""Cards, ranks, suits and deck building.
+
+A :class:`Card` is a rank and a suit. Standard decks use the ranks ``A 2 ... 10 J Q K``
+in the four French suits plus optional ``Joker`` cards; a custom deck (such as a
+dedicated deck numbered 0 to 13) uses any rank names and no suit.
+
+>>> Card("K", "H").colour
+'red'
+>>> str(Card("10", "S"))
+'10S'
+>>> Card.parse("QD")
+Card(rank='Q', suit='D')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import attrs
+
+__all__ = [
+    "JOKER",
+    "RED_SUITS",
+    "STANDARD_RANKS",
+    "SUITS",
+    "Card",
+    "build_deck",
+]
+
+STANDARD_RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+"""The thirteen ranks of a French-suited deck, low to high."""
+
+JOKER = "Joker"
+"""The rank name of a joker."""
+
+SUITS: tuple[str, ...] = ("S", "H", "D", "C")
+"""Spades, hearts, diamonds, clubs."""
+
+RED_SUITS = frozenset({"H", "D"})
+
+_SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+
+
+@attrs.frozen(order=True)
+class Card:
+    """One physical card: a rank and a suit (``""`` for jokers and suitless decks)."""
+
+    rank: str
+    suit: str = ""
+
+    @property
+    def colour(self) -> str:
+        """``"red"``, ``"black"``, or ``""`` for a card without a suit."""
+        if not self.suit:
+            return ""
+        return "red" if self.suit in RED_SUITS else "black"
+
+    def __str__(self) -> str:
+        return f"{self.rank}{self.suit}"
+
+    def pretty(self) -> str:
+        """The card with a suit symbol, as shown in the terminal: ``K\u2665``."""
+        return f"{self.rank}{_SUIT_SYMBOLS.get(self.suit, '')}"
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """Read a card written as rank then suit letter (``"10H"``, ``"KS"``, ``"Joker"``).
+
+        A text without a trailing suit letter is a suitless card (``"Joker"``, ``"13"``).
+        """
+        text = text.strip()
+        if not text:
+            raise ValueError("empty card text")
+        if len(text) >= 2 and text[-1] in SUITS and text[:-1] != "":
+            return cls(text[:-1], text[-1])
+        return cls(text, "")
+
+
+def build_deck(
+    *,
+    decks: int = 1,
+    ranks: Sequence[str] = STANDARD_RANKS,
+    jokers: int = 0,
+    custom: Mapping[str, int] | None = None,
+) -> list[Card]:
+    """The cards of a deck in a fixed, documented order (before any shuffle).
+
+    A standard deck lists each rank in suit order ``S H D C``, then the jokers; ``decks``
+    repeats it. A ``custom`` deck maps suitless rank names to a count per deck.
+
+    >>> len(build_deck())
+    52
+    >>> len(build_deck(jokers=2, decks=2))
+    108
+    >>> build_deck(custom={"0": 2, "1": 1})
+    [Card(rank='0', suit=''), Card(rank='0', suit=''), Card(rank='1', suit='')]
+    """
+    one: list[Card] = []
+    if custom:
+        for rank, count in custom.items():
+            one.extend(Card(rank, "") for _ in range(count))
+    else:
+        for rank in ranks:
+            one.extend(Card(rank, suit) for suit in SUITS)
+        one.extend(Card(JOKER, "") for _ in range(jokers))
+    return one * decks

@@ -1,0 +1,43 @@
+"""Errors by cause: a bad rule table, or a move the rules do not allow."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import attrs
+
+__all__ = ["IllegalActionError", "Problem", "RuleSetError"]
+
+
+@attrs.frozen
+class Problem:
+    """One thing wrong with a rule table: where (file, dotted key path) and what."""
+
+    source: str
+    path: str
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{self.source}: " if self.source else ""
+        path = f"{self.path}: " if self.path else ""
+        return f"{where}{path}{self.message}"
+
+
+class RuleSetError(ValueError):
+    """A rule table that cannot be loaded; ``problems`` lists every mistake found.
+
+    ``str(error)`` is one line per problem, ``FILE: key.path: message``.
+    """
+
+    def __init__(self, problems: Iterable[Problem]) -> None:
+        self.problems: tuple[Problem, ...] = tuple(problems)
+        super().__init__("\n".join(str(p) for p in self.problems) or "invalid rule table")
+
+
+class IllegalActionError(ValueError):
+    """An action the rules do not allow now; the round is left exactly as it was."""
+
+    def __init__(self, action: object, reason: str) -> None:
+        self.action = action
+        self.reason = reason
+        super().__init__(f"illegal action {action}: {reason}")

@@ -1,0 +1,537 @@
+"""The RuleSet: every choice a Cambio table makes, as frozen, typed data.
+
+A :class:`RuleSet` is grouped by concern (deck, values, grid, opening peek, turn,
+powers, snapping, calling, scoring, stock, match, teams). The engine reads only these
+fields; no table is special. Profiles in ``variants/`` are TOML files with the same
+shape (see :mod:`cambio.loading`).
+
+>>> rules = RuleSet()
+>>> rules.grid.size
+4
+>>> rules.values.of(Card("K", "H"))
+-1
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Literal
+
+import attrs
+
+from .cards import JOKER, STANDARD_RANKS, Card, build_deck
+
+__all__ = [
+    "CallRules",
+    "CombinationRules",
+    "DeckRules",
+    "GridRules",
+    "MatchRules",
+    "OpeningRules",
+    "PeekScope",
+    "PlayerRules",
+    "Power",
+    "PowerRules",
+    "RuleSet",
+    "ScoringRules",
+    "SnapRules",
+    "Step",
+    "StockRules",
+    "SwapScope",
+    "TeamRules",
+    "TieBreak",
+    "TurnRules",
+    "ValueRules",
+    "check_rules",
+]
+
+PeekScope = Literal["own", "other", "any"]
+"""Which card a peek may look at: one of the actor's own, another player's, any card."""
+
+SwapScope = Literal[
+    "own-other", "any-two", "peeked-pair", "peeked-any", "peeked-own", "peeked-other"
+]
+"""Which two cards a swap may exchange.
+
+``own-other``: one of the actor's cards with another player's. ``any-two``: any two cards
+on the table (two of one player's included). ``peeked-pair``: the two cards peeked by the
+two previous peek steps of this power. ``peeked-any`` / ``peeked-own`` /
+``peeked-other``: the card just peeked with any other card / one of the actor's own /
+one of another player's.
+"""
+
+TieBreak = Literal["caller", "not-caller", "lower-cards", "fewer-cards", "share"]
+"""One step of the tie-break chain for the lowest total.
+
+``caller``: if the caller is among the tied, the caller alone wins. ``not-caller``: the
+caller drops out of a tie (the others win). ``lower-cards``: compare the tied hands'
+card values from the highest down; the hand whose highest card is lower wins, then the
+next card, and so on. ``fewer-cards``: fewer cards wins. ``share``: everyone still tied
+shares the win (the chain always ends with an implicit share).
+"""
+
+_COLOURS = ("any", "red", "black")
+
+
+@attrs.frozen
+class PlayerRules:
+    """How many players the table seats."""
+
+    min: int = 2
+    max: int = 6
+    default: int = 3
+
+
+@attrs.frozen
+class DeckRules:
+    """Which cards are shuffled.
+
+    A standard deck takes ``ranks`` (all thirteen by default) in four suits plus
+    ``jokers`` jokers; ``custom`` instead lists suitless ranks with a count each (a
+    dedicated numbered deck). ``decks`` repeats the whole thing.
+    """
+
+    decks: int = 1
+    jokers: int = 0
+    ranks: tuple[str, ...] = STANDARD_RANKS
+    custom: dict[str, int] = attrs.field(factory=dict)
+
+    def cards(self) -> list[Card]:
+        """The unshuffled cards this deck holds."""
+        return build_deck(
+            decks=self.decks, ranks=self.ranks, jokers=self.jokers, custom=self.custom or None
+        )
+
+    def rank_names(self) -> tuple[str, ...]:
+        """Every rank this deck contains, in deck order."""
+        if self.custom:
+            return tuple(self.custom)
+        return self.ranks + ((JOKER,) if self.jokers else ())
+
+
+@attrs.frozen
+class ValueRules:
+    """Points a card scores in a final grid: by rank, with overrides by colour."""
+
+    rank: dict[str, int] = attrs.field(
+        factory=lambda: {
+            "A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9,
+            "10": 10, "J": 11, "Q": 12, "K": 13, JOKER: 0,
+        }
+    )  # fmt: skip
+    red: dict[str, int] = attrs.field(factory=lambda: {"K": -1})
+    black: dict[str, int] = attrs.field(factory=dict)
+
+    def of(self, card: Card) -> int:
+        """The points of ``card`` under this table."""
+        colour = card.colour
+        if colour == "red" and card.rank in self.red:
+            return self.red[card.rank]
+        if colour == "black" and card.rank in self.black:
+            return self.black[card.rank]
+        return self.rank[card.rank]
+
+
+@attrs.frozen
+class GridRules:
+    """The face-down grid: cards per row, positions numbered row by row from 1."""
+
+    rows: tuple[int, ...] = (2, 2)
+    extra: int = 4
+    """How many positions beyond the grid a player may hold (penalty and extra cards).
+    A player holding that many cannot snap or take another extra card."""
+
+    @property
+    def size(self) -> int:
+        return sum(self.rows)
+
+    @property
+    def max_positions(self) -> int:
+        return self.size + self.extra
+
+
+@attrs.frozen
+class OpeningRules:
+    """The opening peek: ``count`` positions chosen from ``positions`` (no choice when equal)."""
+
+    positions: tuple[int, ...] = (3, 4)
+    count: int = 2
+    re_peek: bool = False
+    """Once per round, at the start of one's own turn and without using it, look again at
+    whatever now lies in the positions of one's opening peek."""
+
+
+@attrs.frozen
+class TurnRules:
+    """What a turn may do besides drawing from the stock."""
+
+    take_discard: bool = True
+    """May take the top discard instead of drawing; it must then replace a grid card."""
+    exchange_equal: bool = False
+    """May replace two or more own cards of one rank with a single drawn card."""
+    exchange_failure: Literal["keep-drawn", "discard-drawn"] = "keep-drawn"
+    """A failed exchange: the named cards stay, turned face up, and the drawn card is kept
+    face up as an extra card (``keep-drawn``) or discarded (``discard-drawn``)."""
+    max_turns: int = 0
+    """End the round after this many turns in all (0: no cap)."""
+
+
+@attrs.frozen
+class Step:
+    """One step of a power: a peek or a swap, with the cards it may reach."""
+
+    action: Literal["peek", "swap"]
+    scope: str
+    optional: bool = False
+    """May be declined even when powers are mandatory."""
+    seen: bool = False
+    """A swap whose actor looks at both cards as they move (blind when false)."""
+
+
+@attrs.frozen
+class Power:
+    """The steps a card grants, by rank and optionally by colour."""
+
+    ranks: tuple[str, ...]
+    steps: tuple[Step, ...]
+    colour: Literal["any", "red", "black"] = "any"
+    name: str = ""
+
+    def matches(self, card: Card) -> bool:
+        return card.rank in self.ranks and (self.colour == "any" or card.colour == self.colour)
+
+
+PRACTICE_POWERS: tuple[Power, ...] = (
+    Power(ranks=("7", "8"), steps=(Step("peek", "own"),), name="peek own"),
+    Power(ranks=("9", "10"), steps=(Step("peek", "other"),), name="peek another's"),
+    Power(ranks=("J", "Q"), steps=(Step("swap", "own-other"),), name="blind swap"),
+    Power(
+        ranks=("K",),
+        colour="black",
+        steps=(Step("peek", "any"), Step("swap", "own-other", optional=True)),
+        name="peek, then swap",
+    ),
+)
+"""The practice table's powers, the default of :class:`PowerRules`."""
+
+
+@attrs.frozen
+class PowerRules:
+    """When powers fire and which card grants which power."""
+
+    timing: Literal["discard", "draw"] = "discard"
+    """``discard``: a fresh stock draw that is discarded; ``draw``: as soon as a stock card
+    is drawn, before placing or discarding it."""
+    optional: bool = True
+    swapped_out: bool = False
+    """A card replaced out of a grid onto the discard also fires its power."""
+    table: tuple[Power, ...] = attrs.field(factory=lambda: PRACTICE_POWERS)
+
+    def power_of(self, card: Card) -> Power | None:
+        for power in self.table:
+            if power.matches(card):
+                return power
+        return None
+
+
+@attrs.frozen
+class SnapRules:
+    """Snapping (sticking): throwing a grid card that matches the top discard."""
+
+    when: Literal["never", "own-turn", "any-time", "after-other-discard"] = "never"
+    targets: Literal["own", "any"] = "own"
+    """``any``: another player's card too; the snapper then gives one own card back."""
+    match: Literal["rank", "value"] = "rank"
+    several: bool = False
+    """Snap every card of the matching rank at once, all or nothing."""
+    penalty_cards: int = 1
+    penalty_peekable: bool = True
+    """May the owner of a penalty card ever look at it (peek powers, re-peek)."""
+    wrong_seen_by: Literal["all", "snapper"] = "all"
+    arbitration: Literal["first", "seat-order", "random"] = "first"
+    empty_grid: Literal["call", "win", "nothing"] = "call"
+    """A grid emptied by snapping: counts as a call, wins the round at once, or nothing."""
+
+
+@attrs.frozen
+class CallRules:
+    """Calling Cambio and what it costs or earns."""
+
+    allowed: bool = True
+    timing: Literal["before-draw", "end-of-turn"] = "before-draw"
+    earliest: int = 0
+    """Each player must have had this many turns before anyone may call."""
+    final_turns: int = 1
+    """Turns each other player takes after the call."""
+    caller_final_turn: bool = False
+    caller_locked: bool = False
+    """After the call, the caller's cards cannot be swapped or snapped."""
+    penalty: int = 0
+    """Added to the caller's round score when the caller is not lowest."""
+    bonus: int = 0
+    """Added to the caller's round score when the caller is lowest (negative rewards)."""
+    tie_is_lowest: bool = True
+    """A caller tied for the lowest total counts as lowest for penalty and bonus."""
+    lowest_scores_zero: bool = False
+    """A caller who is lowest scores 0 for the round."""
+
+
+@attrs.frozen
+class CombinationRules:
+    """A special final grid (for example two 12s and two 13s) that rewrites scores."""
+
+    ranks: tuple[str, ...] = ()
+    holder: int = 0
+    others: int = 50
+
+
+@attrs.frozen
+class ScoringRules:
+    """Turning final grids into round scores."""
+
+    winner_scores_zero: bool = False
+    tie_break: tuple[TieBreak, ...] = ("share",)
+    combination: CombinationRules | None = None
+
+
+@attrs.frozen
+class StockRules:
+    """What happens when a card must be drawn and the stock is empty."""
+
+    on_empty: Literal["end", "recycle"] = "end"
+
+
+@attrs.frozen
+class MatchRules:
+    """How rounds add up to a match."""
+
+    end: Literal["single", "elimination", "limit", "rounds"] = "single"
+    limit: int = 100
+    at_limit: bool = True
+    """Reaching the limit exactly counts (``True``: at or over; ``False``: strictly over)."""
+    rounds: int = 0
+    tie: Literal["share", "extra-round"] = "share"
+    exact_limit: Literal["none", "once", "always"] = "none"
+    """A total of exactly the limit drops to half of it (once per match, or every time)."""
+    first_dealer: Literal["first-seat", "random", "high-card"] = "first-seat"
+    starter: Literal["left-of-dealer", "worst-hand"] = "left-of-dealer"
+
+
+@attrs.frozen
+class TeamRules:
+    """Fixed partnerships: seat ``i`` plays with seats ``i + k * players / size``."""
+
+    size: int = 1
+
+
+@attrs.frozen
+class RuleSet:
+    """One Cambio table: every rule the engine reads, grouped by concern."""
+
+    name: str = "custom"
+    summary: str = ""
+    players: PlayerRules = PlayerRules()
+    deck: DeckRules = DeckRules()
+    values: ValueRules = ValueRules()
+    grid: GridRules = GridRules()
+    opening: OpeningRules = OpeningRules()
+    turn: TurnRules = TurnRules()
+    powers: PowerRules = PowerRules()
+    snap: SnapRules = SnapRules()
+    call: CallRules = CallRules()
+    scoring: ScoringRules = ScoringRules()
+    stock: StockRules = StockRules()
+    match: MatchRules = MatchRules()
+    teams: TeamRules = TeamRules()
+
+    def value(self, card: Card) -> int:
+        return self.values.of(card)
+
+
+_PEEK_SCOPES = ("own", "other", "any")
+_SWAP_SCOPES = ("own-other", "any-two", "peeked-pair", "peeked-any", "peeked-own", "peeked-other")
+_TIE_BREAKS = ("caller", "not-caller", "lower-cards", "fewer-cards", "share")
+
+
+def check_rules(rules: RuleSet) -> list[tuple[str, str]]:
+    """Semantic problems of a structurally valid RuleSet, as ``(dotted.path, message)``.
+
+    An empty list means the table is playable. Every problem is listed, not only the first.
+    """
+    return list(_problems(rules))
+
+
+def _problems(r: RuleSet) -> Iterator[tuple[str, str]]:
+    def neg(path: str, value: int) -> Iterator[tuple[str, str]]:
+        if value < 0:
+            yield path, f"expected a count of 0 or more, got {value}"
+
+    # players
+    p = r.players
+    if p.min < 1:
+        yield "players.min", f"expected at least 1 player, got {p.min}"
+    if p.max < p.min:
+        yield "players.max", f"expected at least players.min ({p.min}), got {p.max}"
+    if not p.min <= p.default <= p.max:
+        yield "players.default", f"expected a count between {p.min} and {p.max}, got {p.default}"
+
+    # deck
+    d = r.deck
+    if d.decks < 1:
+        yield "deck.decks", f"expected 1 or more decks, got {d.decks}"
+    yield from neg("deck.jokers", d.jokers)
+    if d.custom:
+        for rank, count in d.custom.items():
+            if count < 0:
+                yield f"deck.custom.{rank}", f"expected a count of 0 or more, got {count}"
+            if not rank:
+                yield "deck.custom", "rank names must not be empty"
+    else:
+        seen: set[str] = set()
+        for i, rank in enumerate(d.ranks):
+            if rank not in STANDARD_RANKS:
+                yield (
+                    f"deck.ranks[{i}]",
+                    f"expected one of {', '.join(STANDARD_RANKS)}, got {rank!r}",
+                )
+            if rank in seen:
+                yield f"deck.ranks[{i}]", f"rank {rank!r} is listed twice"
+            seen.add(rank)
+    cards = d.cards() if d.decks >= 1 else []
+    ranks_in_deck = set(d.rank_names())
+
+    # values
+    for rank in sorted(ranks_in_deck):
+        if rank not in r.values.rank:
+            yield "values.rank", f"the deck holds {rank!r} but it has no value"
+    for table in ("red", "black"):
+        for rank in getattr(r.values, table):
+            if rank not in ranks_in_deck:
+                yield f"values.{table}.{rank}", f"the deck holds no {rank!r}"
+
+    # grid and opening peek
+    g = r.grid
+    if not g.rows:
+        yield "grid.rows", "expected at least one row"
+    for i, n in enumerate(g.rows):
+        if n < 1:
+            yield f"grid.rows[{i}]", f"expected 1 or more cards in a row, got {n}"
+    yield from neg("grid.extra", g.extra)
+    o = r.opening
+    seen_pos: set[int] = set()
+    for i, pos in enumerate(o.positions):
+        if not 1 <= pos <= g.size:
+            yield f"opening.positions[{i}]", f"expected a grid position from 1 to {g.size}, got {pos}"
+        if pos in seen_pos:
+            yield f"opening.positions[{i}]", f"position {pos} is listed twice"
+        seen_pos.add(pos)
+    if o.count < 0:
+        yield "opening.count", f"expected a count of 0 or more, got {o.count}"
+    elif o.count > len(o.positions):
+        yield (
+            "opening.count",
+            f"expected at most {len(o.positions)} (the number of opening.positions), got {o.count}",
+        )
+    if o.re_peek and o.count == 0:
+        yield "opening.re_peek", "a re-peek needs an opening peek (opening.count is 0)"
+
+    # deck size against the deal
+    need = p.max * g.size + 1
+    if cards and len(cards) < need:
+        yield (
+            "deck",
+            f"{len(cards)} cards cannot deal {p.max} players (players.max) {g.size} cards each "
+            f"and start a discard pile ({need} needed)",
+        )
+
+    # turn
+    yield from neg("turn.max_turns", r.turn.max_turns)
+
+    # powers
+    owners: dict[tuple[str, str], int] = {}
+    for i, power in enumerate(r.powers.table):
+        base = f"powers.table[{i}]"
+        if not power.ranks:
+            yield f"{base}.ranks", "expected at least one rank"
+        for j, rank in enumerate(power.ranks):
+            if rank not in ranks_in_deck:
+                yield f"{base}.ranks[{j}]", f"the deck holds no {rank!r}, so this power never fires"
+            for colour in (("red", "black") if power.colour == "any" else (power.colour,)):
+                key = (rank, colour)
+                if key in owners:
+                    yield (
+                        f"{base}.ranks[{j}]",
+                        f"{colour} {rank} already has a power (powers.table[{owners[key]}])",
+                    )
+                owners[key] = i
+        if power.colour not in _COLOURS:
+            yield f"{base}.colour", f"expected one of any, red, black, got {power.colour!r}"
+        if not power.steps:
+            yield f"{base}.steps", "expected at least one step"
+        peeks = 0
+        for k, step in enumerate(power.steps):
+            spath = f"{base}.steps[{k}]"
+            if step.action == "peek":
+                if step.scope not in _PEEK_SCOPES:
+                    yield (
+                        f"{spath}.scope",
+                        f"expected a peek scope ({', '.join(_PEEK_SCOPES)}), got {step.scope!r}",
+                    )
+                if step.seen:
+                    yield f"{spath}.seen", "only a swap can be seen or blind"
+                peeks += 1
+            else:
+                if step.scope not in _SWAP_SCOPES:
+                    yield (
+                        f"{spath}.scope",
+                        f"expected a swap scope ({', '.join(_SWAP_SCOPES)}), got {step.scope!r}",
+                    )
+                elif step.scope == "peeked-pair" and peeks < 2:
+                    yield f"{spath}.scope", "peeked-pair needs two peek steps before it"
+                elif step.scope.startswith("peeked-") and peeks < 1:
+                    yield f"{spath}.scope", f"{step.scope} needs a peek step before it"
+
+    # snapping
+    s = r.snap
+    yield from neg("snap.penalty_cards", s.penalty_cards)
+
+    # calling
+    c = r.call
+    yield from neg("call.earliest", c.earliest)
+    yield from neg("call.final_turns", c.final_turns)
+
+    # scoring
+    for i, step in enumerate(r.scoring.tie_break):
+        if step not in _TIE_BREAKS:
+            yield (
+                f"scoring.tie_break[{i}]",
+                f"expected a tie-break step ({', '.join(_TIE_BREAKS)}), got {step!r}",
+            )
+    combo = r.scoring.combination
+    if combo is not None:
+        if not combo.ranks:
+            yield "scoring.combination.ranks", "expected at least one rank"
+        for i, rank in enumerate(combo.ranks):
+            if rank not in ranks_in_deck:
+                yield f"scoring.combination.ranks[{i}]", f"the deck holds no {rank!r}"
+
+    # match
+    m = r.match
+    if m.end in ("elimination", "limit") and m.limit <= 0:
+        yield "match.limit", f"expected a positive limit, got {m.limit}"
+    if m.end == "rounds" and m.rounds < 1:
+        yield "match.rounds", f"expected 1 or more rounds for a fixed-length match, got {m.rounds}"
+    yield from neg("match.rounds", m.rounds)
+
+    # teams
+    t = r.teams
+    if t.size < 1:
+        yield "teams.size", f"expected 1 (no teams) or more, got {t.size}"
+    elif t.size > 1:
+        if p.min % t.size or p.max % t.size:
+            yield (
+                "teams.size",
+                f"players.min and players.max must be multiples of the team size {t.size}",
+            )
+        if p.default % t.size:
+            yield "players.default", f"expected a multiple of the team size {t.size}"
