@@ -2,12 +2,26 @@
 
 from __future__ import annotations
 
+from .actions import Action, ActionKind, ActionSpace
 from .cards import Card
 from .errors import IllegalActionError, Problem, RuleSetError
+from .events import Event
+from .round import Phase, Round
 from .rules import RuleSet, check_rules
+from .scoring import HandCard, RoundResult
+from .views import PlayerView
 
 __all__ = [
+    "Action",
+    "ActionKind",
+    "ActionSpace",
     "Card",
+    "Event",
+    "HandCard",
+    "Phase",
+    "PlayerView",
+    "Round",
+    "RoundResult",
     "IllegalActionError",
     "Problem",
     "RuleSet",

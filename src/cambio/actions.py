@@ -1,0 +1,338 @@
+"""Actions: frozen records for people and programs, stable integer ids for bots.
+
+Every action names the player who takes it and the positions it touches, as
+``(owner, position)`` pairs with positions numbered from 1 (row by row, then extra
+cards). Each action also has an integer id in a fixed :class:`ActionSpace` for the
+round's player count, grid and rules: ``id = player * per_player + local``.
+
+>>> Action.draw(0)
+Action(kind=<ActionKind.DRAW: 'draw'>, player=0, positions=())
+>>> str(Action.swap(1, (1, 2), (0, 3)))
+'P1 swap P1:2 <-> P0:3'
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+import itertools
+from collections.abc import Sequence
+
+import attrs
+
+__all__ = ["Action", "ActionKind", "ActionSpace"]
+
+Slot = tuple[int, int]
+"""A place on the table: ``(owner seat, position from 1)``."""
+
+
+class ActionKind(str, enum.Enum):
+    """What an action does."""
+
+    OPENING_PEEK = "opening-peek"
+    """Choose which positions to look at in the opening peek."""
+    DRAW = "draw"
+    """Draw the top card of the stock (seen by the drawer only)."""
+    TAKE = "take"
+    """Take the top discard (public); it must replace a grid card."""
+    CALL = "call"
+    """Call Cambio."""
+    PASS = "pass"
+    """End the turn without calling (only where calling is at the end of a turn)."""
+    RE_PEEK = "re-peek"
+    """Look again at one's opening positions, once per round, without using the turn."""
+    REPLACE = "replace"
+    """Put the held card into one's position; the card there goes to the discard."""
+    EXCHANGE = "exchange"
+    """Replace two or more of one's cards that share a rank with the drawn card."""
+    DISCARD = "discard"
+    """Discard the drawn card."""
+    PEEK = "peek"
+    """A power's peek at one card."""
+    SWAP = "swap"
+    """A power's swap of two cards."""
+    SKIP = "skip"
+    """Skip the rest of the current power."""
+    SNAP = "snap"
+    """Throw one or more grid cards that match the top discard."""
+    GIVE = "give"
+    """After snapping another player's card, give one of one's own cards in its place."""
+
+
+_SIMPLE = (
+    ActionKind.DRAW,
+    ActionKind.TAKE,
+    ActionKind.CALL,
+    ActionKind.PASS,
+    ActionKind.RE_PEEK,
+    ActionKind.DISCARD,
+    ActionKind.SKIP,
+)
+
+
+@attrs.frozen(slots=True)
+class Action:
+    """One fully specified action: who does what to which positions."""
+
+    kind: ActionKind
+    player: int
+    positions: tuple[Slot, ...] = ()
+
+    def __str__(self) -> str:
+        where = ", ".join(f"P{o}:{p}" for o, p in self.positions)
+        if self.kind is ActionKind.SWAP and len(self.positions) == 2:
+            a, b = self.positions
+            where = f"P{a[0]}:{a[1]} <-> P{b[0]}:{b[1]}"
+        return f"P{self.player} {self.kind.value}" + (f" {where}" if where else "")
+
+    # Convenience constructors -------------------------------------------------
+    @classmethod
+    def draw(cls, player: int) -> Action:
+        return cls(ActionKind.DRAW, player)
+
+    @classmethod
+    def take(cls, player: int) -> Action:
+        return cls(ActionKind.TAKE, player)
+
+    @classmethod
+    def call(cls, player: int) -> Action:
+        return cls(ActionKind.CALL, player)
+
+    @classmethod
+    def pass_(cls, player: int) -> Action:
+        return cls(ActionKind.PASS, player)
+
+    @classmethod
+    def re_peek(cls, player: int) -> Action:
+        return cls(ActionKind.RE_PEEK, player)
+
+    @classmethod
+    def discard(cls, player: int) -> Action:
+        return cls(ActionKind.DISCARD, player)
+
+    @classmethod
+    def skip(cls, player: int) -> Action:
+        return cls(ActionKind.SKIP, player)
+
+    @classmethod
+    def opening_peek(cls, player: int, *positions: int) -> Action:
+        return cls(ActionKind.OPENING_PEEK, player, tuple((player, p) for p in sorted(positions)))
+
+    @classmethod
+    def replace(cls, player: int, position: int) -> Action:
+        return cls(ActionKind.REPLACE, player, ((player, position),))
+
+    @classmethod
+    def exchange(cls, player: int, *positions: int) -> Action:
+        return cls(ActionKind.EXCHANGE, player, tuple((player, p) for p in sorted(positions)))
+
+    @classmethod
+    def peek(cls, player: int, owner: int, position: int) -> Action:
+        return cls(ActionKind.PEEK, player, ((owner, position),))
+
+    @classmethod
+    def swap(cls, player: int, first: Slot, second: Slot) -> Action:
+        return cls(ActionKind.SWAP, player, (tuple(first), tuple(second)))  # type: ignore[arg-type]
+
+    @classmethod
+    def snap(cls, player: int, *slots: Slot) -> Action:
+        return cls(ActionKind.SNAP, player, tuple(sorted(tuple(s) for s in slots)))  # type: ignore[misc]
+
+    @classmethod
+    def give(cls, player: int, position: int) -> Action:
+        return cls(ActionKind.GIVE, player, ((player, position),))
+
+
+class ActionSpace:
+    """The fixed integer ids of every action for one seat count, grid and rule set.
+
+    Local ids per player, in this order: the seven simple actions, the opening-peek
+    choices, ``replace`` per position, ``peek`` per table slot, ``snap`` per table slot,
+    ``give`` per position, ``swap`` per unordered pair of table slots, and, when the rules
+    allow them, ``exchange`` and multi-card ``snap`` per subset of own positions.
+    """
+
+    def __init__(
+        self,
+        players: int,
+        positions: int,
+        opening: Sequence[tuple[int, ...]] = (),
+        exchange: bool = False,
+        several: bool = False,
+    ) -> None:
+        self.players = players
+        self.positions = positions
+        self.opening = tuple(tuple(c) for c in opening)
+        self.exchange = exchange
+        self.several = several
+        slots = players * positions
+        self.slots = slots
+        self.o_simple = 0
+        self.o_opening = len(_SIMPLE)
+        self.o_replace = self.o_opening + len(self.opening)
+        self.o_peek = self.o_replace + positions
+        self.o_snap = self.o_peek + slots
+        self.o_give = self.o_snap + slots
+        self.o_swap = self.o_give + positions
+        self.o_exchange = self.o_swap + slots * (slots - 1) // 2
+        self.o_snap_many = self.o_exchange + ((1 << positions) if exchange else 0)
+        self.per_player = self.o_snap_many + ((1 << positions) if several else 0)
+        self.size = self.per_player * players
+        self._pair_base = [0] * slots
+        base = 0
+        for a in range(slots):
+            self._pair_base[a] = base - a - 1
+            base += slots - a - 1
+        self._decode_cache: dict[int, Action] = {}
+        self._encode_cache: dict[Action, int] = {}
+
+    # ids from internal coordinates ------------------------------------------------
+    def pair(self, a: int, b: int) -> int:
+        """Local offset of the swap of global slots ``a`` and ``b`` (any order)."""
+        if a > b:
+            a, b = b, a
+        return self.o_swap + self._pair_base[a] + b
+
+    def decode(self, action_id: int) -> Action:
+        """The :class:`Action` with this id."""
+        cached = self._decode_cache.get(action_id)
+        if cached is not None:
+            return cached
+        if not 0 <= action_id < self.size:
+            raise ValueError(f"action id {action_id} is outside 0..{self.size - 1}")
+        player, local = divmod(action_id, self.per_player)
+        action = self._decode_local(player, local)
+        self._decode_cache[action_id] = action
+        return action
+
+    def _slot(self, g: int) -> Slot:
+        owner, i = divmod(g, self.positions)
+        return (owner, i + 1)
+
+    def _mask_positions(self, player: int, mask: int) -> tuple[Slot, ...]:
+        return tuple((player, i + 1) for i in range(self.positions) if mask >> i & 1)
+
+    def _decode_local(self, player: int, local: int) -> Action:
+        if local < self.o_opening:
+            return Action(_SIMPLE[local], player)
+        if local < self.o_replace:
+            combo = self.opening[local - self.o_opening]
+            return Action(ActionKind.OPENING_PEEK, player, tuple((player, p) for p in combo))
+        if local < self.o_peek:
+            return Action(ActionKind.REPLACE, player, ((player, local - self.o_replace + 1),))
+        if local < self.o_snap:
+            return Action(ActionKind.PEEK, player, (self._slot(local - self.o_peek),))
+        if local < self.o_give:
+            return Action(ActionKind.SNAP, player, (self._slot(local - self.o_snap),))
+        if local < self.o_swap:
+            return Action(ActionKind.GIVE, player, ((player, local - self.o_give + 1),))
+        if local < self.o_exchange:
+            k = local - self.o_swap
+            for a in range(self.slots - 1):
+                first = self._pair_base[a] + a + 1
+                if k < first + (self.slots - a - 1):
+                    b = k - self._pair_base[a]
+                    return Action(ActionKind.SWAP, player, (self._slot(a), self._slot(b)))
+            raise AssertionError("unreachable")
+        if local < self.o_snap_many:
+            mask = local - self.o_exchange
+            return Action(ActionKind.EXCHANGE, player, self._mask_positions(player, mask))
+        mask = local - self.o_snap_many
+        return Action(ActionKind.SNAP, player, self._mask_positions(player, mask))
+
+    def encode(self, action: Action) -> int:
+        """The id of ``action``; ``ValueError`` if it has no id in this space."""
+        cached = self._encode_cache.get(action)
+        if cached is not None:
+            return cached
+        local = self._encode_local(action)
+        action_id = action.player * self.per_player + local
+        self._encode_cache[action] = action_id
+        return action_id
+
+    def _global(self, slot: Slot) -> int:
+        owner, position = slot
+        if not (isinstance(owner, int) and isinstance(position, int)):
+            raise ValueError(f"position {slot!r} is not a pair of whole numbers")
+        if not 0 <= owner < self.players:
+            raise ValueError(f"there is no player {owner}")
+        if not 1 <= position <= self.positions:
+            raise ValueError(f"position {position} is outside 1..{self.positions}")
+        return owner * self.positions + position - 1
+
+    def _own_mask(self, action: Action) -> int:
+        mask = 0
+        for owner, position in action.positions:
+            if owner != action.player:
+                raise ValueError("every position must be the acting player's own")
+            g = self._global((owner, position)) - owner * self.positions
+            mask |= 1 << g
+        return mask
+
+    def _encode_local(self, action: Action) -> int:
+        kind = action.kind
+        player = action.player
+        if not isinstance(player, int) or isinstance(player, bool):
+            raise ValueError(f"player {player!r} is not a seat number")
+        if not 0 <= player < self.players:
+            raise ValueError(f"there is no player {player}")
+        pos = action.positions
+        if kind in _SIMPLE:
+            if pos:
+                raise ValueError(f"{kind.value} takes no positions")
+            return _SIMPLE.index(kind)
+        if kind is ActionKind.OPENING_PEEK:
+            chosen = tuple(sorted(p for o, p in pos))
+            if any(o != player for o, _ in pos) or chosen not in self.opening:
+                raise ValueError(f"{chosen} is not an opening-peek choice")
+            return self.o_opening + self.opening.index(chosen)
+        if kind in (ActionKind.REPLACE, ActionKind.GIVE):
+            if len(pos) != 1 or pos[0][0] != player:
+                raise ValueError(f"{kind.value} takes exactly one of the player's own positions")
+            g = self._global(pos[0]) - player * self.positions
+            base = self.o_replace if kind is ActionKind.REPLACE else self.o_give
+            return base + g
+        if kind is ActionKind.PEEK:
+            if len(pos) != 1:
+                raise ValueError("peek takes exactly one position")
+            return self.o_peek + self._global(pos[0])
+        if kind is ActionKind.SWAP:
+            if len(pos) != 2:
+                raise ValueError("swap takes exactly two positions")
+            a, b = self._global(pos[0]), self._global(pos[1])
+            if a == b:
+                raise ValueError("swap needs two different positions")
+            return self.pair(a, b)
+        if kind is ActionKind.EXCHANGE:
+            if not self.exchange:
+                raise ValueError("this table does not allow exchanging several cards")
+            mask = self._own_mask(action)
+            if mask.bit_count() < 2:
+                raise ValueError("exchange takes two or more positions")
+            return self.o_exchange + mask
+        if kind is ActionKind.SNAP:
+            if len(pos) == 1:
+                return self.o_snap + self._global(pos[0])
+            if not self.several or not pos:
+                raise ValueError("snap takes exactly one position at this table")
+            return self.o_snap_many + self._own_mask(action)
+        raise ValueError(f"unknown action kind {kind!r}")
+
+
+@functools.lru_cache(maxsize=64)
+def action_space(
+    players: int,
+    positions: int,
+    opening: tuple[tuple[int, ...], ...],
+    exchange: bool,
+    several: bool,
+) -> ActionSpace:
+    """A shared, immutable-by-convention :class:`ActionSpace` for these parameters."""
+    return ActionSpace(players, positions, opening, exchange, several)
+
+
+def opening_choices(positions: Sequence[int], count: int) -> tuple[tuple[int, ...], ...]:
+    """Every way to choose ``count`` of ``positions`` (sorted), when there is a choice."""
+    if count == 0 or count >= len(positions):
+        return ()
+    return tuple(tuple(sorted(c)) for c in itertools.combinations(sorted(positions), count))

@@ -1,0 +1,84 @@
+"""Events: what happened, with who saw the cards involved.
+
+Every event is public in the sense that all players know it happened and where; the
+*cards* it carries are seen only by the players in ``seen_by`` (``None``: everyone).
+:meth:`Event.as_seen_by` gives the event as one player saw it, with the cards that
+player did not see replaced by ``None``.
+
+>>> from cambio.cards import Card
+>>> e = Event("draw", 1, cards=(Card("7", "S"),), seen_by=frozenset({1}))
+>>> e.as_seen_by(0).cards
+(None,)
+>>> e.as_seen_by(1).cards
+(Card(rank='7', suit='S'),)
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from .cards import Card
+
+__all__ = ["Event", "EventKind"]
+
+
+class EventKind:
+    """The names of event kinds (plain strings, so logs stay readable)."""
+
+    DEAL = "deal"
+    OPENING_PEEK = "opening-peek"
+    TURN = "turn"
+    DRAW = "draw"
+    TAKE = "take"
+    REPLACE = "replace"
+    EXCHANGE = "exchange"
+    FAILED_EXCHANGE = "failed-exchange"
+    DISCARD = "discard"
+    POWER = "power"
+    PEEK = "peek"
+    SWAP = "swap"
+    SKIP = "skip"
+    SNAP = "snap"
+    WRONG_SNAP = "wrong-snap"
+    PENALTY = "penalty"
+    GIVE = "give"
+    CALL = "call"
+    PASS = "pass"
+    RE_PEEK = "re-peek"
+    RECYCLE = "recycle"
+    END = "end"
+
+
+@attrs.frozen(slots=True)
+class Event:
+    """One thing that happened in a round.
+
+    ``player`` is who acted (-1 for the table itself), ``positions`` the places involved
+    as ``(owner, position)``, ``cards`` the cards involved (in the order of positions
+    where that applies), ``seen_by`` who saw those cards (``None``: everyone), and
+    ``note`` a short free text (a power's name, an ending reason).
+    """
+
+    kind: str
+    player: int = -1
+    positions: tuple[tuple[int, int], ...] = ()
+    cards: tuple[Card | None, ...] = ()
+    seen_by: frozenset[int] | None = None
+    note: str = ""
+
+    @property
+    def public(self) -> bool:
+        return self.seen_by is None
+
+    def as_seen_by(self, player: int) -> Event:
+        """This event as ``player`` saw it: unseen cards become ``None``."""
+        if self.seen_by is None or player in self.seen_by or not self.cards:
+            return self
+        return attrs.evolve(self, cards=tuple(None for _ in self.cards))
+
+    def __str__(self) -> str:
+        who = f"P{self.player} " if self.player >= 0 else ""
+        where = " ".join(f"P{o}:{p}" for o, p in self.positions)
+        cards = " ".join("??" if c is None else str(c) for c in self.cards)
+        parts = [f"{who}{self.kind}", where, f"[{cards}]" if self.cards else "", self.note]
+        return " ".join(p for p in parts if p)

@@ -1,0 +1,1230 @@
+"""One round of Cambio under any RuleSet: a state machine driven by actions.
+
+>>> import cambio
+>>> r = cambio.Round(cambio.RuleSet(), players=3, seed=7)
+>>> r.to_act
+0
+>>> [str(a) for a in r.legal_actions()]
+['P0 draw', 'P0 take', 'P0 call']
+>>> events = r.apply(cambio.Action.draw(0))
+>>> r.phase
+<Phase.DRAWN: 2>
+
+The round moves through phases: ``OPENING`` (players choose their opening peek when the
+table gives a choice), then turns. A turn starts in ``TURN`` (draw, take the discard,
+call, re-peek), goes to ``DRAWN`` or ``TAKEN`` (place or discard the card), ``POWER``
+(the steps of a power, one action each), ``END_OF_TURN`` (only where calling is done at
+the end of a turn) and, after a correct snap of another player's card, ``GIVE``.
+
+Snapping is a *reaction window* on the top discard. A window opens when a card is
+discarded during a turn (a replaced card, a discarded draw) and stays open until the
+top of the pile changes, the card is taken, or somebody snaps correctly. While it is
+open, every eligible player (see :class:`~cambio.rules.SnapRules`) has snap actions
+beside whoever holds the turn, and may use them at any decision point; each player
+gets one attempt per window. :attr:`Round.reactors` lists the players with snap actions
+in the order a driver should ask them: seat order starting with the player who
+discarded the card. :meth:`Round.resolve_snaps` applies snaps declared at the same
+moment in the table's arbitration order.
+"""
+
+from __future__ import annotations
+
+import enum
+import itertools
+import json
+import random
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import attrs
+
+from .actions import Action, ActionKind, ActionSpace, action_space, opening_choices
+from .cards import Card
+from .errors import IllegalActionError
+from .events import Event, EventKind
+from .rules import Power, RuleSet, Step
+from .scoring import RoundResult, score_round
+from .views import PlayerView
+
+__all__ = ["Phase", "Round", "SAVE_FORMAT"]
+
+SAVE_FORMAT = "cambio-round/1"
+
+# Local ids of the simple actions (see ActionSpace).
+_DRAW, _TAKE, _CALL, _PASS, _REPEEK, _DISCARD, _SKIP = range(7)
+
+
+class Phase(enum.IntEnum):
+    """Where a round stands."""
+
+    OPENING = 0
+    TURN = 1
+    DRAWN = 2
+    TAKEN = 3
+    POWER = 4
+    END_OF_TURN = 5
+    GIVE = 6
+    OVER = 7
+
+
+_TURN_PHASES = frozenset({Phase.TURN, Phase.DRAWN, Phase.TAKEN, Phase.POWER, Phase.END_OF_TURN})
+
+
+def _as_card(card: Card | str) -> Card:
+    if isinstance(card, Card):
+        return card
+    if isinstance(card, str):
+        return Card.parse(card)
+    raise TypeError(f"expected a Card or a card text such as 'KH', got {card!r}")
+
+
+class Round:
+    """One round of Cambio: deal, turns, reaction windows, the end and its result.
+
+    ``rules`` is a :class:`~cambio.rules.RuleSet` (or a profile name). ``players``
+    defaults to the table's default. Give ``seed`` for a shuffled deal, or ``deck`` for
+    a prepared one: ``deck[0:G]`` goes to seat 0's positions 1..G, the next G cards to
+    seat 1, and so on, then one card starts the discard pile and the rest is the stock
+    from the top down. A partial ``deck`` is completed with the remaining cards of the
+    table's deck, shuffled by ``seed``. ``dealer`` defaults to the last seat; ``starter``
+    to the player on the dealer's left.
+    """
+
+    def __init__(
+        self,
+        rules: RuleSet | str,
+        players: int | None = None,
+        *,
+        seed: int | None = None,
+        deck: Sequence[Card | str] | None = None,
+        dealer: int | None = None,
+        starter: int | None = None,
+    ) -> None:
+        if isinstance(rules, str):
+            from .loading import load_ruleset
+
+            rules = load_ruleset(rules)
+        if not isinstance(rules, RuleSet):
+            raise TypeError(f"expected a RuleSet or a profile name, got {rules!r}")
+        n = rules.players.default if players is None else players
+        if isinstance(n, bool) or not isinstance(n, int):
+            raise TypeError(f"players must be a whole number, got {n!r}")
+        lo, hi = rules.players.min, rules.players.max
+        if not lo <= n <= hi:
+            raise ValueError(f"the {rules.name} table seats {lo} to {hi} players, not {n}")
+        if rules.teams.size > 1 and n % rules.teams.size:
+            raise ValueError(f"teams of {rules.teams.size} need a multiple of {rules.teams.size} players, not {n}")
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**63)
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise TypeError(f"seed must be a whole number, got {seed!r}")
+        dealer = n - 1 if dealer is None else dealer
+        if not (isinstance(dealer, int) and 0 <= dealer < n):
+            raise ValueError(f"dealer must be a seat from 0 to {n - 1}, got {dealer!r}")
+        starter = (dealer + 1) % n if starter is None else starter
+        if not (isinstance(starter, int) and 0 <= starter < n):
+            raise ValueError(f"starter must be a seat from 0 to {n - 1}, got {starter!r}")
+
+        self.rules = rules
+        self.players = n
+        self.seed = seed
+        self.dealer = dealer
+        self.starter = starter
+        grid = rules.grid
+        self._G = grid.size
+        self._P = grid.max_positions
+        self._ALL = (1 << n) - 1
+        self._opening_choices = opening_choices(rules.opening.positions, rules.opening.count)
+        self.space: ActionSpace = action_space(
+            n,
+            self._P,
+            self._opening_choices,
+            rules.turn.exchange_equal,
+            rules.snap.several,
+        )
+
+        order = self._deal_order(deck)
+        need = n * self._G + 1
+        if len(order) < need:
+            raise ValueError(f"a deck of {len(order)} cards cannot deal {n} grids of {self._G} and a discard")
+        self.deck: tuple[Card, ...] = tuple(order)
+        values = rules.values
+        self._value = [values.of(c) for c in order]
+        if rules.snap.match == "value":
+            self._key: list[object] = list(self._value)
+        else:
+            self._key = [c.rank for c in order]
+        powers = rules.powers
+        self._power: list[Power | None] = [powers.power_of(c) for c in order]
+
+        # --- mutable state -------------------------------------------------------
+        G, P = self._G, self._P
+        self._slots: list[list[int]] = []
+        for p in range(n):
+            row = list(range(p * G, (p + 1) * G)) + [-1] * (P - G)
+            self._slots.append(row)
+        self._discard: list[int] = [n * G]
+        self._stock: list[int] = list(range(len(order) - 1, n * G, -1))
+        self._known: list[int] = [0] * len(order)
+        self._known[n * G] = self._ALL
+        self.phase = Phase.TURN
+        self._current = starter
+        self._drawn = -1
+        self._from_stock = False
+        self._power_now: Power | None = None
+        self._step = 0
+        self._peeked: list[int] = []
+        self._after_power_drawn = False
+        self._caller = -1
+        self._final: list[int] = []
+        self._window_open = False
+        self._window_discarder = -1
+        self._window_tried = 0
+        self._snapper = -1
+        self._give_target = -1
+        self._give_return = Phase.TURN
+        self._turns = [0] * n
+        self._total_turns = 0
+        self._repeek_used = 0
+        self._opening_seen: list[tuple[int, ...]] = [()] * n
+        self._pending: list[int] = []
+        self._recycles = 0
+        self._arbitrations = 0
+        self._result: RoundResult | None = None
+        self._events: list[Event] = []
+        self._histories: list[list[Event]] = [[] for _ in range(n)]
+        self._actions: list[int] = []
+        self._legal_cache: dict[int, list[int]] = {}
+
+        self._emit(Event(EventKind.DEAL, -1, (), (order[n * G],), None, f"{n} players"))
+        self._start()
+
+    # ------------------------------------------------------------------ set-up
+    def _deal_order(self, deck: Sequence[Card | str] | None) -> list[Card]:
+        full = self.rules.deck.cards()
+        rng = random.Random(self.seed)
+        if deck is None:
+            rng.shuffle(full)
+            return full
+        given = [_as_card(c) for c in deck]
+        remaining = list(full)
+        for card in given:
+            try:
+                remaining.remove(card)
+            except ValueError:
+                raise ValueError(
+                    f"the prepared deck holds {card} more often than the {self.rules.name} deck does"
+                ) from None
+        rng.shuffle(remaining)
+        return given + remaining
+
+    def _start(self) -> None:
+        opening = self.rules.opening
+        n = self.players
+        if opening.count > 0 and not self._opening_choices:
+            for p in range(n):
+                self._opening_peek(p, tuple(sorted(opening.positions)))
+        if self._opening_choices:
+            self.phase = Phase.OPENING
+            self._pending = [(self.starter + k) % n for k in range(n)]
+            return
+        self._begin_turn(self.starter)
+
+    def _opening_peek(self, p: int, positions: tuple[int, ...]) -> None:
+        row = self._slots[p]
+        bit = 1 << p
+        cards = []
+        for pos in positions:
+            c = row[pos - 1]
+            self._known[c] |= bit
+            cards.append(self.deck[c])
+        self._opening_seen[p] = positions
+        self._emit(
+            Event(
+                EventKind.OPENING_PEEK,
+                p,
+                tuple((p, pos) for pos in positions),
+                tuple(cards),
+                frozenset({p}),
+            )
+        )
+
+    def _begin_turn(self, p: int) -> None:
+        self._current = p
+        self.phase = Phase.TURN
+        self._emit(Event(EventKind.TURN, p))
+
+    # ------------------------------------------------------------------ events
+    def _emit(self, event: Event) -> None:
+        self._events.append(event)
+        seen = event.seen_by
+        if seen is None or not event.cards:
+            for h in self._histories:
+                h.append(event)
+            return
+        hidden = event.as_seen_by(-1)
+        for p, h in enumerate(self._histories):
+            h.append(event if p in seen else hidden)
+
+    # ------------------------------------------------------------------ public state
+    @property
+    def to_act(self) -> int | None:
+        """The player whose decision moves the round on (``None`` when it is over)."""
+        phase = self.phase
+        if phase is Phase.OVER:
+            return None
+        if phase is Phase.OPENING:
+            return self._pending[0]
+        if phase is Phase.GIVE:
+            return self._snapper
+        return self._current
+
+    @property
+    def current(self) -> int:
+        """The player whose turn it is."""
+        return self._current
+
+    @property
+    def caller(self) -> int | None:
+        return None if self._caller < 0 else self._caller
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    @property
+    def result(self) -> RoundResult | None:
+        """How the round ended, once it is over."""
+        return self._result
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """The full event log, with every card (the omniscient record)."""
+        return tuple(self._events)
+
+    @property
+    def actions(self) -> tuple[Action, ...]:
+        """Every action applied so far, in order."""
+        decode = self.space.decode
+        return tuple(decode(a) for a in self._actions)
+
+    @property
+    def action_ids(self) -> tuple[int, ...]:
+        return tuple(self._actions)
+
+    @property
+    def stock_size(self) -> int:
+        return len(self._stock)
+
+    @property
+    def discard_pile(self) -> tuple[Card, ...]:
+        """The discard pile, bottom first (the last card is the top)."""
+        return tuple(self.deck[c] for c in self._discard)
+
+    @property
+    def turns_taken(self) -> int:
+        return self._total_turns
+
+    @property
+    def window_open(self) -> bool:
+        """Whether the top discard can be snapped now."""
+        return self._window_open
+
+    def hand(self, player: int) -> tuple[Card | None, ...]:
+        """The true cards of ``player``'s positions (``None`` for empty): omniscient."""
+        return tuple(None if c < 0 else self.deck[c] for c in self._slots[player])
+
+    @property
+    def reactors(self) -> tuple[int, ...]:
+        """Players who have snap actions now, in the order a driver asks them.
+
+        The order is seat order starting with the player who discarded the top card.
+        """
+        if not self._window_open or self.phase in (Phase.OPENING, Phase.GIVE, Phase.OVER):
+            return ()
+        n = self.players
+        start = self._window_discarder if self._window_discarder >= 0 else self._current
+        out = []
+        for k in range(n):
+            p = (start + k) % n
+            if self._snap_eligible(p) and self._snap_ids(p):
+                out.append(p)
+        return tuple(out)
+
+    # ------------------------------------------------------------------ legality
+    def legal_action_ids(self, player: int | None = None) -> list[int]:
+        """Ids of every legal action, ascending; of one player, or of everyone."""
+        if player is None:
+            out: list[int] = []
+            for p in range(self.players):
+                out.extend(self.legal_action_ids(p))
+            return out
+        cached = self._legal_cache.get(player)
+        if cached is not None:
+            return list(cached)
+        ids = self._legal(player)
+        self._legal_cache[player] = ids
+        return list(ids)
+
+    def legal_actions(self, player: int | None = None) -> list[Action]:
+        """Every legal action, fully specified, in a stable order (by id)."""
+        decode = self.space.decode
+        return [decode(a) for a in self.legal_action_ids(player)]
+
+    def legal_action_mask(self, player: int) -> list[bool]:
+        """A mask over the whole action space: ``True`` where ``player`` may act."""
+        mask = [False] * self.space.size
+        for a in self.legal_action_ids(player):
+            mask[a] = True
+        return mask
+
+    def _legal(self, p: int) -> list[int]:
+        phase = self.phase
+        if phase is Phase.OVER or not 0 <= p < self.players:
+            return []
+        base = p * self.space.per_player
+        if phase is Phase.OPENING:
+            if p != self._pending[0]:
+                return []
+            o = base + self.space.o_opening
+            return [o + i for i in range(len(self._opening_choices))]
+        if phase is Phase.GIVE:
+            if p != self._snapper:
+                return []
+            o = base + self.space.o_give
+            return [o + i for i, c in enumerate(self._slots[p]) if c >= 0]
+        ids: list[int] = []
+        if p == self._current:
+            ids = self._turn_ids(p, base)
+        if self._window_open and self._snap_eligible(p):
+            snaps = self._snap_ids(p)
+            if snaps:
+                ids.extend(base + s for s in snaps)
+                ids.sort()
+        return ids
+
+    def _can_call(self, p: int) -> bool:
+        call = self.rules.call
+        return call.allowed and self._caller < 0 and min(self._turns) >= call.earliest
+
+    def _turn_ids(self, p: int, base: int) -> list[int]:
+        phase = self.phase
+        sp = self.space
+        rules = self.rules
+        if phase is Phase.TURN:
+            ids = [base + _DRAW] if self._stock else []
+            if rules.turn.take_discard and self._discard and self._slots[p].count(-1) < self._P:
+                ids.append(base + _TAKE)
+            if rules.call.timing == "before-draw" and self._can_call(p):
+                ids.append(base + _CALL)
+            if rules.opening.re_peek and not self._repeek_used >> p & 1 and self._opening_seen[p]:
+                ids.append(base + _REPEEK)
+            return ids
+        if phase is Phase.DRAWN or phase is Phase.TAKEN:
+            ids = [base + _DISCARD] if phase is Phase.DRAWN else []
+            o = base + sp.o_replace
+            row = self._slots[p]
+            ids.extend(o + i for i, c in enumerate(row) if c >= 0)
+            if rules.turn.exchange_equal:
+                ids.extend(base + sp.o_exchange + m for m in self._exchange_masks(p))
+            return ids
+        if phase is Phase.POWER:
+            return self._power_ids(p, base)
+        if phase is Phase.END_OF_TURN:
+            ids = [base + _PASS]
+            if self._can_call(p):
+                ids.insert(0, base + _CALL)
+            return ids
+        return []
+
+    def _exchange_masks(self, p: int) -> list[int]:
+        row = self._slots[p]
+        filled = [i for i, c in enumerate(row) if c >= 0]
+        if len(filled) < 2:
+            return []
+        if self.rules.turn.exchange_failure == "keep-drawn" and -1 not in row[self._G :]:
+            return []
+        masks = []
+        for k in range(2, len(filled) + 1):
+            for combo in itertools.combinations(filled, k):
+                m = 0
+                for i in combo:
+                    m |= 1 << i
+                masks.append(m)
+        masks.sort()
+        return masks
+
+    def _locked(self, g: int) -> bool:
+        return self.rules.call.caller_locked and self._caller >= 0 and g // self._P == self._caller
+
+    def _peek_targets(self, p: int, scope: str) -> list[int]:
+        P, G = self._P, self._G
+        out = []
+        own_ok = scope in ("own", "any")
+        other_ok = scope in ("other", "any")
+        penalty_ok = self.rules.snap.penalty_peekable
+        for owner, row in enumerate(self._slots):
+            if owner == p:
+                if not own_ok:
+                    continue
+                out.extend(owner * P + i for i, c in enumerate(row) if c >= 0 and (i < G or penalty_ok))
+            elif other_ok:
+                out.extend(owner * P + i for i, c in enumerate(row) if c >= 0)
+        return out
+
+    def _swap_pairs(self, p: int, step: Step) -> list[tuple[int, int]]:
+        P = self._P
+        filled = [
+            owner * P + i
+            for owner, row in enumerate(self._slots)
+            for i, c in enumerate(row)
+            if c >= 0 and not self._locked(owner * P + i)
+        ]
+        scope = step.scope
+        own = [g for g in filled if g // P == p]
+        other = [g for g in filled if g // P != p]
+        if scope == "own-other":
+            return [(a, b) for a in own for b in other]
+        if scope == "any-two":
+            return list(itertools.combinations(filled, 2))
+        if not self._peeked:
+            return []
+        last = self._peeked[-1]
+        fset = set(filled)
+        if scope == "peeked-pair":
+            if len(self._peeked) < 2:
+                return []
+            a, b = self._peeked[-2], self._peeked[-1]
+            return [(a, b)] if a != b and a in fset and b in fset else []
+        if last not in fset:
+            return []
+        if scope == "peeked-any":
+            return [(last, g) for g in filled if g != last]
+        if scope == "peeked-own":
+            return [(last, g) for g in own if g != last]
+        if scope == "peeked-other":
+            return [(last, g) for g in other if g != last]
+        return []
+
+    def _power_ids(self, p: int, base: int) -> list[int]:
+        power = self._power_now
+        assert power is not None
+        step = power.steps[self._step]
+        sp = self.space
+        if step.action == "peek":
+            ids = [base + sp.o_peek + g for g in self._peek_targets(p, step.scope)]
+        else:
+            ids = sorted(base + sp.pair(a, b) for a, b in self._swap_pairs(p, step))
+        if not ids or self.rules.powers.optional or step.optional:
+            ids.insert(0, base + _SKIP)
+        return ids
+
+    def _snap_eligible(self, p: int) -> bool:
+        snap = self.rules.snap
+        when = snap.when
+        if when == "never" or self._window_tried >> p & 1:
+            return False
+        if self.phase not in _TURN_PHASES:
+            return False
+        if when == "own-turn":
+            if p != self._current:
+                return False
+        elif when == "after-other-discard" and p == self._window_discarder:
+            return False
+        need = snap.penalty_cards
+        if need:
+            free = self._slots[p][self._G :].count(-1)
+            if free < need:
+                return False
+        return True
+
+    def _snap_ids(self, p: int) -> list[int]:
+        sp = self.space
+        P = self._P
+        snap = self.rules.snap
+        ids = []
+        for owner, row in enumerate(self._slots):
+            if owner != p and snap.targets != "any":
+                continue
+            for i, c in enumerate(row):
+                g = owner * P + i
+                if c >= 0 and not self._locked(g):
+                    ids.append(sp.o_snap + g)
+        if snap.several:
+            own = [i for i, c in enumerate(self._slots[p]) if c >= 0 and not self._locked(p * P + i)]
+            for k in range(2, len(own) + 1):
+                for combo in itertools.combinations(own, k):
+                    m = 0
+                    for i in combo:
+                        m |= 1 << i
+                    ids.append(sp.o_snap_many + m)
+        return ids
+
+    # ------------------------------------------------------------------ apply
+    def _coerce(self, action: Action | int) -> int:
+        if isinstance(action, bool):
+            raise IllegalActionError(action, "an action is an Action or an action id, not a bool")
+        if isinstance(action, int):
+            if not 0 <= action < self.space.size:
+                raise IllegalActionError(action, f"action ids run from 0 to {self.space.size - 1}")
+            return action
+        if isinstance(action, Action):
+            if not isinstance(action.kind, ActionKind):
+                raise IllegalActionError(action, f"unknown action kind {action.kind!r}")
+            try:
+                return self.space.encode(action)
+            except (ValueError, TypeError) as exc:
+                raise IllegalActionError(action, str(exc)) from None
+        raise IllegalActionError(action, "an action is an Action or an action id")
+
+    def can_apply(self, action: Action | int) -> bool:
+        """Whether ``action`` is legal now."""
+        try:
+            aid = self._coerce(action)
+        except IllegalActionError:
+            return False
+        player = aid // self.space.per_player
+        return aid in self.legal_action_ids(player)
+
+    def verify(self, action: Action | int) -> None:
+        """Raise :class:`~cambio.errors.IllegalActionError` if ``action`` is not legal now."""
+        aid = self._coerce(action)
+        player = aid // self.space.per_player
+        if aid not in self.legal_action_ids(player):
+            raise IllegalActionError(self.space.decode(aid), self._why(aid))
+
+    def _why(self, aid: int) -> str:
+        player, local = divmod(aid, self.space.per_player)
+        action = self.space.decode(aid)
+        if self.phase is Phase.OVER:
+            return "the round is over"
+        if action.kind is ActionKind.SNAP:
+            if self.rules.snap.when == "never":
+                return "this table has no snapping"
+            if not self._window_open:
+                return "no discard is open to snapping now"
+            if self._window_tried >> player & 1:
+                return f"P{player} already tried to snap this discard"
+            if not self._snap_eligible(player):
+                return f"P{player} may not snap now under this table's snapping rule"
+            return "that card cannot be snapped (empty, or not allowed to this player)"
+        who = self.to_act
+        if player != who:
+            return f"it is P{who}'s decision, not P{player}'s (phase {self.phase.name.lower()})"
+        legal = sorted({self.space.decode(a).kind.value for a in self.legal_action_ids(player)})
+        kinds = ", ".join(legal) or "nothing"
+        if action.kind.value in legal:
+            return f"not with those positions now (phase {self.phase.name.lower()})"
+        return f"{action.kind.value} is not allowed in phase {self.phase.name.lower()}; allowed: {kinds}"
+
+    def apply(self, action: Action | int) -> list[Event]:
+        """Apply a legal action and return the events it produced.
+
+        An illegal action raises :class:`~cambio.errors.IllegalActionError` and leaves
+        the round exactly as it was.
+        """
+        aid = self._coerce(action)
+        player, local = divmod(aid, self.space.per_player)
+        if aid not in self.legal_action_ids(player):
+            raise IllegalActionError(self.space.decode(aid), self._why(aid))
+        start = len(self._events)
+        self._legal_cache.clear()
+        self._actions.append(aid)
+        self._do(player, local)
+        self._legal_cache.clear()
+        return self._events[start:]
+
+    def resolve_snaps(self, actions: Iterable[Action | int]) -> list[Event]:
+        """Apply snaps declared at the same moment, in the table's arbitration order.
+
+        ``first``: in the order given; ``seat-order``: seat order from the player who
+        discarded the card; ``random``: a seeded random order. Each snap still legal when
+        its turn comes is applied (a wrong one costs its penalty); once one is correct
+        the window closes and the rest are void. Illegal or non-snap actions raise.
+        """
+        ids = [self._coerce(a) for a in actions]
+        sp = self.space
+        for aid in ids:
+            if sp.decode(aid).kind is not ActionKind.SNAP:
+                raise IllegalActionError(sp.decode(aid), "only snaps can be resolved together")
+            self.verify(aid)
+        mode = self.rules.snap.arbitration
+        if mode == "seat-order":
+            d = self._window_discarder
+            ids.sort(key=lambda a: (a // sp.per_player - d) % self.players)
+        elif mode == "random":
+            rng = random.Random(f"{self.seed}:snap:{self._arbitrations}")
+            self._arbitrations += 1
+            rng.shuffle(ids)
+        events: list[Event] = []
+        for aid in ids:
+            if self.can_apply(aid):
+                events.extend(self.apply(aid))
+        return events
+
+    # ------------------------------------------------------------------ transitions
+    def _do(self, p: int, local: int) -> None:
+        sp = self.space
+        if local < sp.o_opening:
+            if local == _DRAW:
+                self._draw(p)
+            elif local == _TAKE:
+                self._take(p)
+            elif local == _CALL:
+                self._call(p)
+            elif local == _PASS:
+                self._emit(Event(EventKind.PASS, p))
+                self._end_turn()
+            elif local == _REPEEK:
+                self._re_peek(p)
+            elif local == _DISCARD:
+                self._discard_drawn(p)
+            else:
+                self._emit(Event(EventKind.SKIP, p))
+                self._end_power()
+        elif local < sp.o_replace:
+            self._choose_opening(p, self._opening_choices[local - sp.o_opening])
+        elif local < sp.o_peek:
+            self._replace(p, local - sp.o_replace)
+        elif local < sp.o_snap:
+            self._peek(p, local - sp.o_peek)
+        elif local < sp.o_give:
+            self._snap(p, [local - sp.o_snap])
+        elif local < sp.o_swap:
+            self._give(p, local - sp.o_give)
+        elif local < sp.o_exchange:
+            a, b = sp.decode(p * sp.per_player + local).positions
+            self._swap(p, a[0] * self._P + a[1] - 1, b[0] * self._P + b[1] - 1)
+        elif local < sp.o_snap_many:
+            mask = local - sp.o_exchange
+            self._exchange(p, [i for i in range(self._P) if mask >> i & 1])
+        else:
+            mask = local - sp.o_snap_many
+            self._snap(p, [p * self._P + i for i in range(self._P) if mask >> i & 1])
+
+    def _choose_opening(self, p: int, positions: tuple[int, ...]) -> None:
+        self._opening_peek(p, positions)
+        self._pending.pop(0)
+        if not self._pending:
+            self._begin_turn(self.starter)
+
+    def _re_peek(self, p: int) -> None:
+        self._repeek_used |= 1 << p
+        row = self._slots[p]
+        bit = 1 << p
+        positions = []
+        cards: list[Card | None] = []
+        for pos in self._opening_seen[p]:
+            c = row[pos - 1]
+            if c >= 0:
+                self._known[c] |= bit
+                positions.append((p, pos))
+                cards.append(self.deck[c])
+        self._emit(Event(EventKind.RE_PEEK, p, tuple(positions), tuple(cards), frozenset({p})))
+
+    def _draw(self, p: int) -> None:
+        c = self._stock.pop()
+        self._drawn = c
+        self._from_stock = True
+        self._known[c] = 1 << p
+        self._emit(Event(EventKind.DRAW, p, (), (self.deck[c],), frozenset({p})))
+        power = self._power[c]
+        if power is not None and self.rules.powers.timing == "draw":
+            self._start_power(p, power, c, after_drawn=True)
+        else:
+            self.phase = Phase.DRAWN
+
+    def _take(self, p: int) -> None:
+        c = self._discard.pop()
+        self._drawn = c
+        self._from_stock = False
+        self._known[c] = self._ALL
+        self._window_open = False
+        self._emit(Event(EventKind.TAKE, p, (), (self.deck[c],)))
+        self.phase = Phase.TAKEN
+
+    def _open_window(self, p: int) -> None:
+        if self.rules.snap.when != "never":
+            self._window_open = True
+            self._window_discarder = p
+            self._window_tried = 0
+
+    def _replace(self, p: int, i: int) -> None:
+        row = self._slots[p]
+        old = row[i]
+        row[i] = self._drawn
+        self._drawn = -1
+        self._discard.append(old)
+        self._known[old] = self._ALL
+        self._emit(Event(EventKind.REPLACE, p, ((p, i + 1),), (self.deck[old],)))
+        self._open_window(p)
+        power = self._power[old]
+        if power is not None and self.rules.powers.swapped_out:
+            self._start_power(p, power, old, after_drawn=False)
+        else:
+            self._main_action_done(p)
+
+    def _discard_drawn(self, p: int) -> None:
+        c = self._drawn
+        self._drawn = -1
+        self._discard.append(c)
+        self._known[c] = self._ALL
+        self._emit(Event(EventKind.DISCARD, p, (), (self.deck[c],)))
+        self._open_window(p)
+        power = self._power[c]
+        if power is not None and self.rules.powers.timing == "discard" and self._from_stock:
+            self._start_power(p, power, c, after_drawn=False)
+        else:
+            self._main_action_done(p)
+
+    def _exchange(self, p: int, indices: list[int]) -> None:
+        row = self._slots[p]
+        drawn = self._drawn
+        self._drawn = -1
+        keys = {self._key[row[i]] for i in indices}
+        positions = tuple((p, i + 1) for i in indices)
+        cards = tuple(self.deck[row[i]] for i in indices)
+        if len(keys) == 1:
+            for i in indices:
+                c = row[i]
+                row[i] = -1
+                self._discard.append(c)
+                self._known[c] = self._ALL
+            row[indices[0]] = drawn
+            self._emit(Event(EventKind.EXCHANGE, p, positions, cards))
+            self._open_window(p)
+        else:
+            for i in indices:
+                self._known[row[i]] = self._ALL
+            self._known[drawn] = self._ALL
+            if self.rules.turn.exchange_failure == "keep-drawn":
+                j = row.index(-1, self._G)
+                row[j] = drawn
+                self._emit(
+                    Event(
+                        EventKind.FAILED_EXCHANGE,
+                        p,
+                        (*positions, (p, j + 1)),
+                        (*cards, self.deck[drawn]),
+                    )
+                )
+            else:
+                self._discard.append(drawn)
+                self._emit(Event(EventKind.FAILED_EXCHANGE, p, positions, (*cards, self.deck[drawn])))
+                self._open_window(p)
+        self._main_action_done(p)
+
+    # --- powers
+    def _start_power(self, p: int, power: Power, card: int, *, after_drawn: bool) -> None:
+        self._power_now = power
+        self._step = 0
+        self._peeked = []
+        self._after_power_drawn = after_drawn
+        seen = None if self._known[card] == self._ALL else frozenset({p})
+        self._emit(Event(EventKind.POWER, p, (), (self.deck[card],), seen, power.name))
+        self.phase = Phase.POWER
+
+    def _advance_power(self) -> None:
+        power = self._power_now
+        assert power is not None
+        self._step += 1
+        if self._step >= len(power.steps):
+            self._end_power()
+
+    def _end_power(self) -> None:
+        self._power_now = None
+        self._peeked = []
+        if self._after_power_drawn:
+            self._after_power_drawn = False
+            self.phase = Phase.DRAWN
+        else:
+            self._main_action_done(self._current)
+
+    def _peek(self, p: int, g: int) -> None:
+        owner, i = divmod(g, self._P)
+        c = self._slots[owner][i]
+        self._known[c] |= 1 << p
+        self._peeked.append(g)
+        self._emit(Event(EventKind.PEEK, p, ((owner, i + 1),), (self.deck[c],), frozenset({p})))
+        self._advance_power()
+
+    def _swap(self, p: int, a: int, b: int) -> None:
+        P = self._P
+        oa, ia = divmod(a, P)
+        ob, ib = divmod(b, P)
+        ra, rb = self._slots[oa], self._slots[ob]
+        ca, cb = ra[ia], rb[ib]
+        ra[ia], rb[ib] = cb, ca
+        power = self._power_now
+        assert power is not None
+        seen_swap = power.steps[self._step].seen
+        if seen_swap:
+            self._known[ca] |= 1 << p
+            self._known[cb] |= 1 << p
+            self._emit(
+                Event(
+                    EventKind.SWAP,
+                    p,
+                    ((oa, ia + 1), (ob, ib + 1)),
+                    (self.deck[ca], self.deck[cb]),
+                    frozenset({p}),
+                    "seen",
+                )
+            )
+        else:
+            self._emit(Event(EventKind.SWAP, p, ((oa, ia + 1), (ob, ib + 1))))
+        self._advance_power()
+
+    # --- snapping
+    def _snap(self, p: int, slots: list[int]) -> None:
+        P = self._P
+        top = self._discard[-1]
+        key = self._key[top]
+        cards = [self._slots[g // P][g % P] for g in slots]
+        positions = tuple((g // P, g % P + 1) for g in slots)
+        shown = tuple(self.deck[c] for c in cards)
+        if all(self._key[c] == key for c in cards):
+            for g, c in zip(slots, cards):
+                self._slots[g // P][g % P] = -1
+                self._discard.append(c)
+                self._known[c] = self._ALL
+            self._window_open = False
+            self._emit(Event(EventKind.SNAP, p, positions, shown))
+            owner = slots[0] // P
+            if owner != p and any(c >= 0 for c in self._slots[p]):
+                self._snapper = p
+                self._give_target = slots[0]
+                self._give_return = self.phase
+                self.phase = Phase.GIVE
+                return
+            self._after_cards_left(owner)
+            return
+        # a wrong snap: the cards go back, seen by all or by the snapper only
+        self._window_tried |= 1 << p
+        everyone = self.rules.snap.wrong_seen_by == "all"
+        for c in cards:
+            self._known[c] |= self._ALL if everyone else 1 << p
+        self._emit(
+            Event(EventKind.WRONG_SNAP, p, positions, shown, None if everyone else frozenset({p}))
+        )
+        self._penalise(p, self.rules.snap.penalty_cards)
+
+    def _penalise(self, p: int, count: int) -> None:
+        row = self._slots[p]
+        for _ in range(count):
+            if not self._stock and self.rules.stock.on_empty == "recycle":
+                self._recycle()
+            if not self._stock:
+                self._emit(Event(EventKind.PENALTY, p, (), (), None, "the stock is empty"))
+                return
+            c = self._stock.pop()
+            j = row.index(-1, self._G)
+            row[j] = c
+            self._known[c] = 0
+            self._emit(Event(EventKind.PENALTY, p, ((p, j + 1),)))
+        if not self._stock and self.rules.stock.on_empty == "recycle":
+            self._recycle()
+        if not self._stock and self.phase is Phase.TURN:
+            # The turn holder has not drawn yet and now cannot: the stock has run out.
+            self._end("stock")
+
+    def _give(self, p: int, i: int) -> None:
+        P = self._P
+        target = self._give_target
+        owner, ti = divmod(target, P)
+        c = self._slots[p][i]
+        self._slots[p][i] = -1
+        self._slots[owner][ti] = c
+        self._emit(Event(EventKind.GIVE, p, ((p, i + 1), (owner, ti + 1))))
+        self.phase = self._give_return
+        self._snapper = -1
+        self._give_target = -1
+        self._after_cards_left(p)
+
+    def _after_cards_left(self, p: int) -> None:
+        """React to ``p`` losing cards: a grid emptied by snapping calls or wins."""
+        if any(c >= 0 for c in self._slots[p]):
+            return
+        mode = self.rules.snap.empty_grid
+        if mode == "win":
+            self._end("empty-grid", empty_winner=p)
+        elif mode == "call" and self._caller < 0:
+            self._caller = p
+            self._final = self._final_queue(p)
+            self._emit(Event(EventKind.CALL, p, (), (), None, "empty grid"))
+
+    def _final_queue(self, caller: int) -> list[int]:
+        n = self.players
+        c = self._current
+        others = [(c + k) % n for k in range(1, n + 1) if (c + k) % n != caller]
+        queue = others * self.rules.call.final_turns
+        if self.rules.call.caller_final_turn:
+            queue.append(caller)
+        return queue
+
+    # --- calling and turn ends
+    def _call(self, p: int) -> None:
+        self._caller = p
+        self._final = self._final_queue(p)
+        self._emit(Event(EventKind.CALL, p))
+        self._end_turn()
+
+    def _main_action_done(self, p: int) -> None:
+        if self.phase is Phase.OVER:
+            return
+        if self.rules.call.timing == "end-of-turn" and self._can_call(p):
+            self.phase = Phase.END_OF_TURN
+            return
+        self._end_turn()
+
+    def _end_turn(self) -> None:
+        if self.phase is Phase.OVER:
+            return
+        c = self._current
+        self._turns[c] += 1
+        self._total_turns += 1
+        if not self._stock:
+            if self.rules.stock.on_empty == "recycle":
+                self._recycle()
+            if not self._stock:
+                self._end("stock")
+                return
+        cap = self.rules.turn.max_turns
+        if cap and self._total_turns >= cap:
+            self._end("turn-cap")
+            return
+        if self._caller >= 0:
+            if not self._final:
+                self._end("call")
+                return
+            self._begin_turn(self._final.pop(0))
+            return
+        self._begin_turn((c + 1) % self.players)
+
+    def _recycle(self) -> None:
+        if len(self._discard) <= 1:
+            return
+        top = self._discard.pop()
+        cards = self._discard
+        self._discard = [top]
+        rng = random.Random(f"{self.seed}:recycle:{self._recycles}")
+        self._recycles += 1
+        rng.shuffle(cards)
+        self._stock = cards
+        for c in cards:
+            self._known[c] = 0
+        self._emit(Event(EventKind.RECYCLE, -1, (), (), None, f"{len(cards)} cards"))
+
+    def _end(self, reason: str, *, empty_winner: int | None = None) -> None:
+        self.phase = Phase.OVER
+        self._window_open = False
+        hands = []
+        for row in self._slots:
+            hand = []
+            for i, c in enumerate(row):
+                if c >= 0:
+                    self._known[c] = self._ALL
+                    hand.append((i + 1, self.deck[c]))
+            hands.append(hand)
+        self._result = score_round(
+            self.rules,
+            hands,
+            reason=reason,
+            caller=self.caller,
+            empty_winner=empty_winner,
+        )
+        self._emit(Event(EventKind.END, -1, (), (), None, reason))
+
+    # ------------------------------------------------------------------ views
+    def view(self, player: int) -> PlayerView:
+        """What ``player`` may know now, and nothing else."""
+        if not 0 <= player < self.players:
+            raise ValueError(f"there is no player {player}")
+        bit = 1 << player
+        known = self._known
+        deck = self.deck
+        grids = tuple(
+            tuple(
+                None if c < 0 or not known[c] & bit else deck[c]
+                for c in row
+            )
+            for row in self._slots
+        )
+        present = tuple(tuple(c >= 0 for c in row) for row in self._slots)
+        holding: Card | None = None
+        if self._drawn >= 0 and known[self._drawn] & bit:
+            holding = deck[self._drawn]
+        power = self._power_now
+        step = power.steps[self._step] if power is not None and self.phase is Phase.POWER else None
+        return PlayerView(
+            player=player,
+            players=self.players,
+            grid_size=self._G,
+            phase=self.phase.name.lower(),
+            current=self._current,
+            to_act=self.to_act,
+            caller=self.caller,
+            grids=grids,
+            present=present,
+            discard=tuple(deck[c] for c in self._discard),
+            stock_size=len(self._stock),
+            holding=holding,
+            holding_from_stock=self._from_stock if self._drawn >= 0 else None,
+            power=power.name if power is not None else None,
+            power_step=step,
+            peeked=tuple((g // self._P, g % self._P + 1) for g in self._peeked),
+            window_open=self._window_open,
+            opening_positions=self._opening_seen[player],
+            re_peek_used=bool(self._repeek_used & bit),
+            turns=tuple(self._turns),
+            history=tuple(self._histories[player]),
+            result=self._result,
+        )
+
+    # ------------------------------------------------------------------ copy, save, load
+    def copy(self) -> Round:
+        """An independent copy (for search): same state, separate future."""
+        new = object.__new__(Round)
+        d = self.__dict__.copy()
+        d["_slots"] = [row[:] for row in self._slots]
+        d["_discard"] = self._discard[:]
+        d["_stock"] = self._stock[:]
+        d["_known"] = self._known[:]
+        d["_peeked"] = self._peeked[:]
+        d["_final"] = self._final[:]
+        d["_turns"] = self._turns[:]
+        d["_pending"] = self._pending[:]
+        d["_opening_seen"] = self._opening_seen[:]
+        d["_events"] = self._events[:]
+        d["_histories"] = [h[:] for h in self._histories]
+        d["_actions"] = self._actions[:]
+        d["_legal_cache"] = {}
+        new.__dict__.update(d)
+        return new
+
+    def _state(self) -> tuple[Any, ...]:
+        return (
+            self.rules,
+            self.players,
+            self.seed,
+            self.dealer,
+            self.starter,
+            self.deck,
+            self.phase,
+            self._current,
+            self._slots,
+            self._discard,
+            self._stock,
+            self._known,
+            self._drawn,
+            self._from_stock,
+            self._power_now,
+            self._step,
+            self._peeked,
+            self._caller,
+            self._final,
+            self._window_open,
+            self._window_discarder,
+            self._window_tried,
+            self._snapper,
+            self._give_target,
+            self._turns,
+            self._repeek_used,
+            self._events,
+            self._actions,
+            self._result,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Round):
+            return NotImplemented
+        return self._state() == other._state()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (
+            f"Round(rules={self.rules.name!r}, players={self.players}, seed={self.seed}, "
+            f"phase={self.phase.name}, turns={self._total_turns})"
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready record that :meth:`from_dict` turns back into an equal round."""
+        from .loading import ruleset_to_dict
+
+        return {
+            "format": SAVE_FORMAT,
+            "rules": ruleset_to_dict(self.rules),
+            "players": self.players,
+            "seed": self.seed,
+            "dealer": self.dealer,
+            "starter": self.starter,
+            "deck": [str(c) for c in self.deck],
+            "actions": [_action_to_dict(self.space.decode(a)) for a in self._actions],
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), separators=(",", ":"))
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Round:
+        """Rebuild a saved round by replaying its actions (checked at every step)."""
+        from .loading import ruleset_from_dict
+
+        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+            raise ValueError(f"not a saved round (expected format {SAVE_FORMAT!r})")
+        rules = ruleset_from_dict(data["rules"], source="<saved round>")
+        rnd = cls(
+            rules,
+            players=data["players"],
+            seed=data["seed"],
+            deck=[Card.parse(c) for c in data["deck"]],
+            dealer=data["dealer"],
+            starter=data["starter"],
+        )
+        for raw in data["actions"]:
+            rnd.apply(_action_from_dict(raw))
+        return rnd
+
+    @classmethod
+    def from_json(cls, text: str) -> Round:
+        return cls.from_dict(json.loads(text))
+
+    @classmethod
+    def replay(
+        cls,
+        rules: RuleSet | str,
+        actions: Iterable[Action | int],
+        *,
+        players: int | None = None,
+        seed: int | None = None,
+        deck: Sequence[Card | str] | None = None,
+        dealer: int | None = None,
+        starter: int | None = None,
+    ) -> Round:
+        """Play ``actions`` from a fresh deal; the same inputs give the identical round."""
+        rnd = cls(rules, players, seed=seed, deck=deck, dealer=dealer, starter=starter)
+        for a in actions:
+            rnd.apply(a)
+        return rnd
+
+
+def _action_to_dict(action: Action) -> dict[str, Any]:
+    return {
+        "kind": action.kind.value,
+        "player": action.player,
+        "positions": [list(p) for p in action.positions],
+    }
+
+
+def _action_from_dict(raw: Any) -> Action:
+    if isinstance(raw, int) and not isinstance(raw, bool):
+        raise ValueError("saved actions are records, not bare ids")
+    try:
+        return Action(
+            ActionKind(raw["kind"]),
+            int(raw["player"]),
+            tuple((int(o), int(p)) for o, p in raw["positions"]),
+        )
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"malformed saved action {raw!r}: {exc}") from None

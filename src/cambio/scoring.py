@@ -1,0 +1,187 @@
+"""Scoring a finished round: totals, the tie-break chain, the caller's penalty or bonus.
+
+Scoring is a pipeline, each step a function of the RuleSet::
+
+    card values -> totals -> (team totals) -> lowest -> tie-break chain -> winners
+    -> round scores (winner scores zero, caller penalty or bonus, combination)
+
+:func:`score_round` takes the final hands and returns a :class:`RoundResult`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+import attrs
+
+from .cards import Card
+from .rules import RuleSet
+
+__all__ = ["HandCard", "RoundResult", "score_round", "team_of", "teams_of"]
+
+
+@attrs.frozen
+class HandCard:
+    """One card of a final hand: where it lay, what it was, what it scored."""
+
+    position: int
+    card: Card
+    value: int
+
+
+@attrs.frozen
+class RoundResult:
+    """Everything about how a round ended.
+
+    ``reason`` is ``"call"``, ``"stock"`` (the stock ran out), ``"empty-grid"`` (a grid
+    emptied by snapping won outright) or ``"turn-cap"``. ``scores`` are the round scores
+    per player after the winner's zero, the caller's penalty or bonus and any
+    combination; with teams every partner shows the team's score. ``winners`` are the
+    players who won the round (all partners of a winning team).
+    """
+
+    reason: str
+    caller: int | None
+    hands: tuple[tuple[HandCard, ...], ...]
+    totals: tuple[int, ...]
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+    caller_lowest: bool | None = None
+    team_totals: tuple[int, ...] = ()
+    combination: int | None = None
+
+    @property
+    def players(self) -> int:
+        return len(self.totals)
+
+
+def teams_of(rules: RuleSet, players: int) -> tuple[tuple[int, ...], ...]:
+    """The partnerships for ``players`` seats: seat ``i`` with ``i + k * players/size``.
+
+    Without teams every player is a team of one.
+
+    >>> teams_of(RuleSet(teams=TeamRules(size=2)), 4)
+    ((0, 2), (1, 3))
+    """
+    size = rules.teams.size
+    if size <= 1 or players % size:
+        return tuple((p,) for p in range(players))
+    count = players // size
+    return tuple(tuple(t + k * count for k in range(size)) for t in range(count))
+
+
+def team_of(rules: RuleSet, players: int, player: int) -> int:
+    """The index of ``player``'s team."""
+    size = rules.teams.size
+    if size <= 1 or players % size:
+        return player
+    return player % (players // size)
+
+
+def _tie_break(
+    rules: RuleSet,
+    tied: list[int],
+    caller_unit: int | None,
+    unit_values: Sequence[Sequence[int]],
+) -> list[int]:
+    for step in rules.scoring.tie_break:
+        if len(tied) <= 1:
+            break
+        if step == "share":
+            break
+        if step == "caller":
+            if caller_unit in tied:
+                tied = [caller_unit]
+        elif step == "not-caller":
+            if caller_unit in tied:
+                tied = [u for u in tied if u != caller_unit]
+        elif step == "lower-cards":
+            keys = {u: sorted(unit_values[u], reverse=True) for u in tied}
+            best = min(keys.values())
+            tied = [u for u in tied if keys[u] == best]
+        elif step == "fewer-cards":
+            counts = {u: len(unit_values[u]) for u in tied}
+            fewest = min(counts.values())
+            tied = [u for u in tied if counts[u] == fewest]
+    return tied
+
+
+def score_round(
+    rules: RuleSet,
+    hands: Sequence[Sequence[tuple[int, Card]]],
+    *,
+    reason: str,
+    caller: int | None = None,
+    empty_winner: int | None = None,
+) -> RoundResult:
+    """Score final ``hands`` (per player, ``(position, card)`` pairs) under ``rules``.
+
+    ``empty_winner`` is a player whose grid was emptied by snapping on a table where
+    that wins the round outright.
+    """
+    players = len(hands)
+    value = rules.values.of
+    full = tuple(
+        tuple(HandCard(pos, card, value(card)) for pos, card in hand) for hand in hands
+    )
+    totals = tuple(sum(h.value for h in hand) for hand in full)
+    units = teams_of(rules, players)
+    unit_index = {p: u for u, members in enumerate(units) for p in members}
+    unit_totals = [sum(totals[p] for p in members) for members in units]
+    unit_values = [[h.value for p in members for h in full[p]] for members in units]
+    caller_unit = unit_index[caller] if caller is not None else None
+
+    lowest = min(unit_totals)
+    at_lowest = [u for u, t in enumerate(unit_totals) if t == lowest]
+    if empty_winner is not None:
+        winner_units = [unit_index[empty_winner]]
+    else:
+        winner_units = _tie_break(rules, list(at_lowest), caller_unit, unit_values)
+
+    caller_lowest: bool | None = None
+    if caller_unit is not None:
+        caller_lowest = unit_totals[caller_unit] == lowest and (
+            rules.call.tie_is_lowest or len(at_lowest) == 1
+        )
+
+    unit_scores = list(unit_totals)
+    for u in range(len(units)):
+        if u in winner_units and (rules.scoring.winner_scores_zero or empty_winner is not None):
+            unit_scores[u] = 0
+    if caller_unit is not None:
+        if caller_lowest:
+            if rules.call.lowest_scores_zero:
+                unit_scores[caller_unit] = 0
+            unit_scores[caller_unit] += rules.call.bonus
+        else:
+            unit_scores[caller_unit] += rules.call.penalty
+
+    combination: int | None = None
+    combo = rules.scoring.combination
+    if combo is not None and combo.ranks:
+        wanted = Counter(combo.ranks)
+        for p, hand in enumerate(full):
+            if Counter(h.card.rank for h in hand) == wanted:
+                combination = p
+                break
+        if combination is not None:
+            holder_unit = unit_index[combination]
+            unit_scores = [
+                combo.holder if u == holder_unit else combo.others for u in range(len(units))
+            ]
+            winner_units = [holder_unit]
+
+    scores = tuple(unit_scores[unit_index[p]] for p in range(players))
+    winners = tuple(sorted(p for u in winner_units for p in units[u]))
+    return RoundResult(
+        reason=reason,
+        caller=caller,
+        hands=full,
+        totals=totals,
+        scores=scores,
+        winners=winners,
+        caller_lowest=caller_lowest,
+        team_totals=tuple(unit_totals) if len(units) < players else (),
+        combination=combination,
+    )
