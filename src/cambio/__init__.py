@@ -5,6 +5,15 @@ from __future__ import annotations
 from .actions import Action, ActionKind, ActionSpace
 from .cards import Card
 from .errors import IllegalActionError, Problem, RuleSetError
+from .loading import (
+    available_variants,
+    load_ruleset,
+    ruleset_from_dict,
+    ruleset_from_toml,
+    ruleset_to_dict,
+    ruleset_to_toml,
+    variant_summaries,
+)
 from .events import Event
 from .round import Phase, Round
 from .rules import RuleSet, check_rules
@@ -26,7 +35,14 @@ __all__ = [
     "Problem",
     "RuleSet",
     "RuleSetError",
+    "available_variants",
     "check_rules",
+    "load_ruleset",
+    "ruleset_from_dict",
+    "ruleset_from_toml",
+    "ruleset_to_dict",
+    "ruleset_to_toml",
+    "variant_summaries",
 ]
 
 __version__ = "0.1.0"

@@ -19,7 +19,7 @@ from typing import Literal
 
 import attrs
 
-from .cards import JOKER, STANDARD_RANKS, Card, build_deck
+from .cards import JOKER, STANDARD_RANKS, SUITS, Card, build_deck
 
 __all__ = [
     "CallRules",
@@ -71,6 +71,10 @@ shares the win (the chain always ends with an implicit share).
 """
 
 _COLOURS = ("any", "red", "black")
+
+MAX_CARDS = 10_000
+"""The most cards a table may shuffle (decks times cards per deck); checked by
+:func:`check_rules` so that an absurd count is a rule problem, not a memory error."""
 
 
 @attrs.frozen
@@ -397,8 +401,16 @@ def _problems(r: RuleSet) -> Iterator[tuple[str, str]]:
             if rank in seen:
                 yield f"deck.ranks[{i}]", f"rank {rank!r} is listed twice"
             seen.add(rank)
-    cards = d.cards() if d.decks >= 1 else []
+    # Count the cards without building them: an absurd count must not exhaust memory.
+    if d.custom:
+        per_deck = sum(max(0, n) for n in d.custom.values())
+    else:
+        per_deck = len(SUITS) * len(d.ranks) + max(0, d.jokers)
+    n_cards = d.decks * per_deck if d.decks >= 1 else 0
+    if n_cards > MAX_CARDS:
+        yield "deck", f"expected at most {MAX_CARDS} cards in all, got {n_cards}"
     ranks_in_deck = set(d.rank_names())
+    suitless = set(d.custom) if d.custom else {JOKER}
 
     # values
     for rank in sorted(ranks_in_deck):
@@ -408,6 +420,8 @@ def _problems(r: RuleSet) -> Iterator[tuple[str, str]]:
         for rank in getattr(r.values, table):
             if rank not in ranks_in_deck:
                 yield f"values.{table}.{rank}", f"the deck holds no {rank!r}"
+            elif rank in suitless:
+                yield f"values.{table}.{rank}", f"{rank!r} has no suit, so it is never {table}"
 
     # grid and opening peek
     g = r.grid
@@ -421,7 +435,10 @@ def _problems(r: RuleSet) -> Iterator[tuple[str, str]]:
     seen_pos: set[int] = set()
     for i, pos in enumerate(o.positions):
         if not 1 <= pos <= g.size:
-            yield f"opening.positions[{i}]", f"expected a grid position from 1 to {g.size}, got {pos}"
+            yield (
+                f"opening.positions[{i}]",
+                f"expected a grid position from 1 to {g.size}, got {pos}",
+            )
         if pos in seen_pos:
             yield f"opening.positions[{i}]", f"position {pos} is listed twice"
         seen_pos.add(pos)
@@ -437,10 +454,10 @@ def _problems(r: RuleSet) -> Iterator[tuple[str, str]]:
 
     # deck size against the deal
     need = p.max * g.size + 1
-    if cards and len(cards) < need:
+    if d.decks >= 1 and n_cards < need:
         yield (
             "deck",
-            f"{len(cards)} cards cannot deal {p.max} players (players.max) {g.size} cards each "
+            f"{n_cards} cards cannot deal {p.max} players (players.max) {g.size} cards each "
             f"and start a discard pile ({need} needed)",
         )
 
@@ -456,7 +473,12 @@ def _problems(r: RuleSet) -> Iterator[tuple[str, str]]:
         for j, rank in enumerate(power.ranks):
             if rank not in ranks_in_deck:
                 yield f"{base}.ranks[{j}]", f"the deck holds no {rank!r}, so this power never fires"
-            for colour in (("red", "black") if power.colour == "any" else (power.colour,)):
+            elif rank in suitless and power.colour != "any":
+                yield (
+                    f"{base}.ranks[{j}]",
+                    f"{rank!r} has no suit, so a {power.colour} power never fires on it",
+                )
+            for colour in ("red", "black") if power.colour == "any" else (power.colour,):
                 key = (rank, colour)
                 if key in owners:
                     yield (
@@ -501,11 +523,11 @@ def _problems(r: RuleSet) -> Iterator[tuple[str, str]]:
     yield from neg("call.final_turns", c.final_turns)
 
     # scoring
-    for i, step in enumerate(r.scoring.tie_break):
-        if step not in _TIE_BREAKS:
+    for i, tie_step in enumerate(r.scoring.tie_break):
+        if tie_step not in _TIE_BREAKS:
             yield (
                 f"scoring.tie_break[{i}]",
-                f"expected a tie-break step ({', '.join(_TIE_BREAKS)}), got {step!r}",
+                f"expected a tie-break step ({', '.join(_TIE_BREAKS)}), got {tie_step!r}",
             )
     combo = r.scoring.combination
     if combo is not None:
@@ -521,7 +543,8 @@ def _problems(r: RuleSet) -> Iterator[tuple[str, str]]:
         yield "match.limit", f"expected a positive limit, got {m.limit}"
     if m.end == "rounds" and m.rounds < 1:
         yield "match.rounds", f"expected 1 or more rounds for a fixed-length match, got {m.rounds}"
-    yield from neg("match.rounds", m.rounds)
+    else:
+        yield from neg("match.rounds", m.rounds)
 
     # teams
     t = r.teams

@@ -1,0 +1,769 @@
+"""Reading rule tables: TOML profiles to :class:`~cambio.rules.RuleSet`, and back.
+
+A profile is a TOML file with the shape of :class:`~cambio.rules.RuleSet`: one table per
+concern (``[deck]``, ``[values]``, ``[powers]``, ...). The bundled profiles live in the
+package's ``variants/`` folder and are loaded by name; any other file is loaded by path.
+
+>>> rules = load_ruleset("practice")
+>>> rules.name, rules.grid.size, rules.snap.when
+('practice', 4, 'never')
+>>> "penalty" in available_variants()
+True
+
+Structuring is strict: a string, a float or a boolean where an integer belongs is an
+error, never a silent conversion; so are unknown keys and words that a field does not
+list. Every problem of a file is collected into one :class:`~cambio.errors.RuleSetError`
+that names the file and the dotted key path of each mistake:
+
+>>> ruleset_from_toml('[players]\\nmax = "six"\\nmin = true\\n')
+Traceback (most recent call last):
+...
+cambio.errors.RuleSetError: <string>: players.min: expected an integer, found the boolean true
+<string>: players.max: expected an integer, found the string "six"
+
+A file may start with ``extends = "parent"`` (a bundled name, or a path ending in
+``.toml`` relative to the file): the parent's table is merged with the file's, key by key
+for tables, while arrays and single values are replaced whole.
+
+A RuleSet written with :func:`ruleset_to_toml` (or :func:`ruleset_to_dict`) and read back
+is equal to the original:
+
+>>> ruleset_from_toml(ruleset_to_toml(rules)) == rules
+True
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+from collections.abc import Callable, Iterator, Mapping
+from datetime import date, datetime, time
+from pathlib import Path
+from typing import Any, Literal, cast, get_args, get_origin
+
+import attrs
+import tomli_w
+from cattrs.errors import (
+    AttributeValidationNote,
+    BaseValidationError,
+    ForbiddenExtraKeysError,
+    IterableValidationNote,
+)
+from cattrs.gen import make_dict_structure_fn
+from cattrs.preconf.tomllib import TomllibConverter, make_converter
+
+from .errors import Problem, RuleSetError
+from .rules import RuleSet, check_rules
+
+if sys.version_info >= (3, 11):
+    from importlib.resources import files
+    from importlib.resources.abc import Traversable
+
+    import tomllib
+else:  # pragma: no cover
+    from importlib.abc import Traversable
+    from importlib.resources import files
+
+    import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
+
+__all__ = [
+    "available_variants",
+    "load_ruleset",
+    "ruleset_from_dict",
+    "ruleset_from_toml",
+    "ruleset_to_dict",
+    "ruleset_to_toml",
+    "variant_summaries",
+]
+
+_Key = str | int
+_KeyPath = tuple[_Key, ...]
+
+
+# --------------------------------------------------------------------------- registry
+
+
+def _variants_dir() -> Traversable:
+    """The folder of bundled profiles.
+
+    An installed wheel carries them as ``cambio/variants``; a source checkout or an
+    editable install reads the repository's top-level ``variants/``.
+    """
+    try:
+        bundled = files("cambio") / "variants"
+        if bundled.is_dir():
+            return bundled
+    except (ModuleNotFoundError, OSError):  # pragma: no cover - defensive
+        pass
+    return Path(__file__).resolve().parents[2] / "variants"
+
+
+def _bundled() -> dict[str, Traversable]:
+    folder = _variants_dir()
+    try:
+        entries = list(folder.iterdir()) if folder.is_dir() else []
+    except OSError:  # pragma: no cover - defensive
+        entries = []
+    found = {
+        entry.name[: -len(".toml")]: entry
+        for entry in entries
+        if entry.name.endswith(".toml") and entry.is_file()
+    }
+    return dict(sorted(found.items()))
+
+
+def available_variants() -> list[str]:
+    """The names of the bundled profiles, sorted alphabetically.
+
+    >>> available_variants()[:3]
+    ['blind', 'caller-plus-five', 'draw-power']
+    """
+    return list(_bundled())
+
+
+def variant_summaries() -> dict[str, str]:
+    """Each bundled profile's name and its one-line summary, sorted by name.
+
+    >>> variant_summaries()["practice"].startswith("The practice table")
+    True
+    """
+    return {name: load_ruleset(name).summary for name in _bundled()}
+
+
+# --------------------------------------------------------------------------- loading
+
+
+def _looks_like_path(text: str) -> bool:
+    return text.endswith(".toml") or "/" in text or os.sep in text or (os.altsep or "/") in text
+
+
+def load_ruleset(name_or_path: str | os.PathLike[str]) -> RuleSet:
+    """Load a bundled profile by name (``"practice"``) or a TOML file by path.
+
+    A ``str`` that ends in ``.toml`` or holds a path separator, and any
+    :class:`os.PathLike`, is a path; any other string is a bundled name (see
+    :func:`available_variants`). A profile that does not set ``name`` is named after its
+    file. Every mistake raises :class:`~cambio.errors.RuleSetError`, and only that.
+
+    >>> load_ruleset("penalty").scoring.tie_break
+    ('not-caller', 'lower-cards', 'share')
+    >>> load_ruleset("no-such-table")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    cambio.errors.RuleSetError: no-such-table: unknown profile "no-such-table"; ...
+    """
+    layer: _Layer
+    if isinstance(name_or_path, os.PathLike) or _looks_like_path(str(name_or_path)):
+        path = Path(os.fspath(name_or_path))
+        layer = _FileLayer(path, str(path))
+    else:
+        name = str(name_or_path)
+        layer = _named_layer(name, Problem(name, "", ""))
+    table, origin, label = _resolve(layer, ())
+    return _build(table, origin, label)
+
+
+def ruleset_from_toml(
+    text: str, source: str = "<string>", *, base: str | os.PathLike[str] | None = None
+) -> RuleSet:
+    """Read a RuleSet from TOML text; ``source`` names it in error messages.
+
+    An ``extends`` path is relative to ``base`` (default: the current directory).
+
+    >>> ruleset_from_toml('extends = "practice"\\n[call]\\npenalty = 10\\n').call.penalty
+    10
+    """
+    raw = _parse_toml(text, source)
+    folder = Path(base) if base is not None else Path.cwd()
+    layer = _TextLayer(raw, source, folder)
+    table, origin, label = _resolve(layer, ())
+    return _build(table, origin, label)
+
+
+def ruleset_from_dict(data: Mapping[str, Any], source: str = "<dict>") -> RuleSet:
+    """Read a RuleSet from the plain form :func:`ruleset_to_dict` writes (for example JSON).
+
+    The same strict checks as for TOML apply; ``extends`` is not allowed here.
+
+    >>> rules = load_ruleset("snap")
+    >>> ruleset_from_dict(ruleset_to_dict(rules)) == rules
+    True
+    """
+    if not isinstance(data, Mapping):
+        raise RuleSetError([Problem(source, "", f"expected a table, found {_found(data)}")])
+    return _build(dict(data), {}, source)
+
+
+def ruleset_to_dict(rules: RuleSet) -> dict[str, Any]:
+    """The RuleSet as plain, JSON-compatible data: every field, arrays as lists.
+
+    An absent ``scoring.combination`` is left out rather than written as ``null``.
+
+    >>> ruleset_to_dict(load_ruleset("practice"))["grid"]
+    {'rows': [2, 2], 'extra': 4}
+    """
+    return cast(dict[str, Any], _plain(_converter.unstructure(rules, RuleSet)))
+
+
+def ruleset_to_toml(rules: RuleSet) -> str:
+    """The RuleSet as a complete TOML document (every field explicit, no ``extends``).
+
+    >>> print(ruleset_to_toml(load_ruleset("practice")).splitlines()[0])
+    name = "practice"
+    """
+    return tomli_w.dumps(ruleset_to_dict(rules))
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items() if v is not None}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+# --------------------------------------------------------------------------- reading files
+
+
+def _read_text(path: Path, label: str) -> str:
+    def fail(message: str) -> RuleSetError:
+        return RuleSetError([Problem(label, "", message)])
+
+    if path.is_dir():
+        raise fail("is a directory, not a TOML file")
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise fail("no such file") from None
+    except IsADirectoryError:  # pragma: no cover - caught by is_dir above
+        raise fail("is a directory, not a TOML file") from None
+    except OSError as exc:
+        raise fail(f"cannot read the file: {exc.strerror or exc}") from None
+    return _decode(data, label)
+
+
+def _decode(data: bytes, label: str) -> str:
+    if b"\x00" in data:
+        at = data.index(b"\x00")
+        raise RuleSetError(
+            [Problem(label, "", f"binary data, not a TOML text file (a NUL byte at offset {at})")]
+        )
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise RuleSetError(
+            [
+                Problem(
+                    label,
+                    "",
+                    f"not UTF-8 text: byte 0x{data[exc.start]:02x} at offset {exc.start} "
+                    f"(line {line}) cannot be decoded; TOML files must be UTF-8",
+                )
+            ]
+        ) from None
+    return text.removeprefix("\ufeff")
+
+
+def _parse_toml(text: str, label: str) -> dict[str, Any]:
+    try:
+        table: dict[str, Any] = tomllib.loads(text)
+        return table
+    except tomllib.TOMLDecodeError as exc:
+        message = f"invalid TOML: {exc}"
+    except (ValueError, RecursionError) as exc:  # huge integers, absurd nesting
+        message = f"invalid TOML: {exc}"
+    raise RuleSetError([Problem(label, "", message)])
+
+
+# --------------------------------------------------------------------------- extends
+
+
+@attrs.frozen
+class _FileLayer:
+    path: Path
+    label: str
+    name: str = ""  # the bundled name, when loaded by name
+
+
+@attrs.frozen
+class _BundledLayer:
+    entry: Traversable
+    name: str
+
+
+@attrs.frozen
+class _TextLayer:
+    raw: dict[str, Any]
+    label: str
+    folder: Path
+
+
+_Layer = _FileLayer | _BundledLayer | _TextLayer
+
+
+def _named_layer(name: str, at: Problem) -> _Layer:
+    bundled = _bundled()
+    entry = bundled.get(name)
+    if entry is None:
+        names = ", ".join(bundled) or "(none found)"
+        raise RuleSetError(
+            [
+                Problem(
+                    at.source or name,
+                    at.path,
+                    f"unknown profile {json.dumps(name)}; the bundled profiles are: {names}",
+                )
+            ]
+        )
+    if isinstance(entry, Path):
+        return _FileLayer(entry, str(entry), name)
+    return _BundledLayer(entry, name)  # pragma: no cover - only inside a zipped install
+
+
+def _identity(layer: _Layer) -> str:
+    if isinstance(layer, _FileLayer):
+        try:
+            return str(layer.path.resolve())
+        except OSError:  # pragma: no cover - defensive
+            return str(layer.path.absolute())
+    if isinstance(layer, _BundledLayer):
+        return f"bundled:{layer.name}"
+    return f"text:{layer.label}"
+
+
+def _read_layer(layer: _Layer) -> tuple[dict[str, Any], str, str]:
+    """The raw table of one layer, its label for messages, and its default name."""
+    if isinstance(layer, _FileLayer):
+        text = _read_text(layer.path, layer.label)
+        return _parse_toml(text, layer.label), layer.label, layer.name or layer.path.stem
+    if isinstance(layer, _BundledLayer):  # pragma: no cover - only inside a zipped install
+        label = f"cambio/variants/{layer.name}.toml"
+        try:
+            data = layer.entry.read_bytes()
+        except OSError as exc:
+            raise RuleSetError([Problem(label, "", f"cannot read the file: {exc}")]) from None
+        return _parse_toml(_decode(data, label), label), label, layer.name
+    return layer.raw, layer.label, ""
+
+
+def _parent_layer(spec: str, child: _Layer, label: str) -> _Layer:
+    if not _looks_like_path(spec):
+        return _named_layer(spec, Problem(label, "extends", ""))
+    if isinstance(child, _FileLayer):
+        folder = child.path.parent
+    elif isinstance(child, _TextLayer):
+        folder = child.folder
+    else:  # pragma: no cover - only inside a zipped install
+        entry = _variants_dir().joinpath(*spec.split("/"))
+        return _BundledLayer(entry, spec.removesuffix(".toml"))
+    path = folder / spec
+    if not path.is_file():
+        what = "is a directory" if path.is_dir() else "does not exist"
+        raise RuleSetError(
+            [Problem(label, "extends", f"the parent file {json.dumps(spec)} ({path}) {what}")]
+        )
+    return _FileLayer(path, str(path))
+
+
+_Origin = dict[tuple[str, ...], str]
+
+
+def _resolve(
+    layer: _Layer, chain: tuple[tuple[str, str], ...]
+) -> tuple[dict[str, Any], _Origin, str]:
+    """The merged raw table of ``layer`` and its ancestors, who set each key, and its label."""
+    raw, label, default_name = _read_layer(layer)
+    ident = _identity(layer)
+    chain = (*chain, (ident, label))
+    own = dict(raw)
+    spec = own.pop("extends", None)
+    if spec is None:
+        table: dict[str, Any] = {}
+        origin: _Origin = {}
+    else:
+        if not isinstance(spec, str):
+            raise RuleSetError(
+                [Problem(label, "extends", f"expected a string (a profile name or a .toml path), "
+                         f"found {_found(spec)}")]
+            )  # fmt: skip
+        parent = _parent_layer(spec, layer, label)
+        parent_ident = _identity(parent)
+        if any(parent_ident == seen for seen, _ in chain):
+            names = " -> ".join([*(lbl for _, lbl in chain), _layer_label(parent)])
+            raise RuleSetError(
+                [Problem(label, "extends", f"profiles extend each other in a cycle: {names}")]
+            )
+        table, origin, parent_label = _resolve(parent, chain)
+        parent_name = table.get("name", parent_label)
+        if "summary" not in own:
+            changed = ", ".join(sorted(_leaf_paths(own) - {"name"})) or "nothing"
+            table["summary"] = f"{parent_name} with changes to: {changed}"
+            origin[("summary",)] = label
+    if "name" not in own and default_name:
+        own["name"] = default_name
+    elif "name" not in own:
+        table.pop("name", None)
+    _merge_into(table, own, origin, label, ())
+    return table, origin, label
+
+
+def _layer_label(layer: _Layer) -> str:
+    if isinstance(layer, _FileLayer):
+        return layer.label
+    if isinstance(layer, _BundledLayer):  # pragma: no cover - only inside a zipped install
+        return f"cambio/variants/{layer.name}.toml"
+    return layer.label
+
+
+def _leaf_paths(table: Mapping[str, Any], prefix: str = "") -> set[str]:
+    out: set[str] = set()
+    for key, value in table.items():
+        path = f"{prefix}{_key_text(key)}"
+        if isinstance(value, Mapping) and value:
+            out |= _leaf_paths(value, path + ".")
+        else:
+            out.add(path)
+    return out
+
+
+def _merge_into(
+    base: dict[str, Any], over: Mapping[str, Any], origin: _Origin, label: str, at: tuple[str, ...]
+) -> None:
+    """Deep-merge ``over`` into ``base``: tables key by key, everything else replaced."""
+    for key, value in over.items():
+        path = (*at, key)
+        origin[path] = label
+        old = base.get(key)
+        if isinstance(value, Mapping) and isinstance(old, dict):
+            merged = dict(old)
+            _merge_into(merged, value, origin, label, path)
+            base[key] = merged
+        else:
+            base[key] = value
+            _mark(value, origin, label, path)
+
+
+def _mark(value: Any, origin: _Origin, label: str, at: tuple[str, ...]) -> None:
+    if isinstance(value, Mapping):
+        for key, sub in value.items():
+            sub_path = (*at, key)
+            origin[sub_path] = label
+            _mark(sub, origin, label, sub_path)
+
+
+# --------------------------------------------------------------------------- strict structuring
+
+
+class _Mismatch(Exception):
+    """A value of the wrong kind; the message says what was expected and what was found."""
+
+
+class _ItemErrors(Exception):
+    """Problems inside an array or a table of values, keyed by index or key."""
+
+    def __init__(self, errors: list[tuple[_Key, Exception]]) -> None:
+        super().__init__(f"{len(errors)} invalid item(s)")
+        self.errors = errors
+
+
+def _found(value: object) -> str:
+    if isinstance(value, bool):
+        return f"the boolean {'true' if value else 'false'}"
+    if isinstance(value, int):
+        return f"the integer {value}"
+    if isinstance(value, float):
+        return f"the float {value!r}"
+    if isinstance(value, str):
+        shown = value if len(value) <= 40 else value[:37] + "..."
+        return f"the string {json.dumps(shown, ensure_ascii=False)}"
+    if isinstance(value, (list, tuple)):
+        return f"an array of {len(value)} item{'s' if len(value) != 1 else ''}"
+    if isinstance(value, Mapping):
+        return "a table"
+    if isinstance(value, (datetime, date, time)):
+        return f"the date/time {value.isoformat()}"
+    if value is None:
+        return "nothing (null)"
+    return f"a {type(value).__name__}"  # pragma: no cover - not produced by TOML or JSON
+
+
+def _expected(cl: Any) -> str:
+    if cl is int:
+        return "an integer"
+    if cl is bool:
+        return "a boolean (true or false)"
+    if cl is str:
+        return "a string"
+    origin = get_origin(cl)
+    if origin is Literal:
+        return "one of " + ", ".join(json.dumps(a) for a in get_args(cl))
+    if origin is tuple:
+        inner = _expected(get_args(cl)[0])
+        return f"an array (each item {inner})"
+    if origin is dict:
+        value = get_args(cl)[1]
+        return f"a table of {_expected(value).removeprefix('an ').removeprefix('a ')}s"
+    if attrs.has(cl):
+        return "a table"
+    return str(cl)  # pragma: no cover
+
+
+def _origin_is(kind: object) -> Callable[[Any], bool]:
+    def predicate(cl: Any) -> bool:
+        origin: object = get_origin(cl)
+        return origin is kind
+
+    return predicate
+
+
+def _make_converter() -> TomllibConverter:
+    conv = make_converter(forbid_extra_keys=True, detailed_validation=True)
+
+    def strict(cl: type) -> Callable[[Any, Any], Any]:
+        def hook(value: Any, _: Any) -> Any:
+            if type(value) is not cl:
+                raise _Mismatch(f"expected {_expected(cl)}, found {_found(value)}")
+            return value
+
+        return hook
+
+    for cl in (int, bool, str):
+        conv.register_structure_hook(cl, strict(cl))
+
+    def literal_factory(cl: Any) -> Callable[[Any, Any], Any]:
+        allowed = get_args(cl)
+
+        def hook(value: Any, _: Any) -> Any:
+            if not isinstance(value, str) or value not in allowed:
+                raise _Mismatch(f"expected {_expected(cl)}, found {_found(value)}")
+            return value
+
+        return hook
+
+    def tuple_factory(cl: Any) -> Callable[[Any, Any], Any]:
+        args = get_args(cl)
+        item = args[0] if args else Any
+
+        def hook(value: Any, _: Any) -> Any:
+            if not isinstance(value, (list, tuple)):
+                raise _Mismatch(f"expected {_expected(cl)}, found {_found(value)}")
+            out: list[Any] = []
+            errors: list[tuple[_Key, Exception]] = []
+            for i, sub in enumerate(value):
+                try:
+                    out.append(conv.structure(sub, item))
+                except Exception as exc:
+                    errors.append((i, exc))
+            if errors:
+                raise _ItemErrors(errors)
+            return tuple(out)
+
+        return hook
+
+    def dict_factory(cl: Any) -> Callable[[Any, Any], Any]:
+        key_type, value_type = get_args(cl)
+
+        def hook(value: Any, _: Any) -> Any:
+            if not isinstance(value, Mapping):
+                raise _Mismatch(f"expected {_expected(cl)}, found {_found(value)}")
+            out: dict[Any, Any] = {}
+            errors: list[tuple[_Key, Exception]] = []
+            for k, sub in value.items():
+                try:
+                    if type(k) is not key_type:
+                        raise _Mismatch(f"expected a {key_type.__name__} key, found {_found(k)}")
+                    out[k] = conv.structure(sub, value_type)
+                except Exception as exc:
+                    errors.append((str(k), exc))
+            if errors:
+                raise _ItemErrors(errors)
+            return out
+
+        return hook
+
+    def class_factory(cl: Any) -> Callable[[Any, Any], Any]:
+        inner = make_dict_structure_fn(
+            cl, conv, _cattrs_forbid_extra_keys=True, _cattrs_detailed_validation=True
+        )
+
+        def hook(value: Any, _: Any) -> Any:
+            if not isinstance(value, Mapping):
+                raise _Mismatch(f"expected a table, found {_found(value)}")
+            return inner(value, cl)
+
+        return hook
+
+    conv.register_structure_hook_factory(_origin_is(Literal), literal_factory)
+    conv.register_structure_hook_factory(_origin_is(tuple), tuple_factory)
+    conv.register_structure_hook_factory(_origin_is(dict), dict_factory)
+    conv.register_structure_hook_factory(attrs.has, class_factory)
+    return conv
+
+
+_converter = _make_converter()
+
+
+def _structure_problems(exc: BaseException, at: _KeyPath) -> Iterator[tuple[_KeyPath, str, bool]]:
+    """Each structural problem: its key path, the message, and whether a value is wrong
+    (``False`` for an unknown key, which changes no value when dropped)."""
+    if isinstance(exc, BaseValidationError):
+        for sub in exc.exceptions:
+            step: _KeyPath = ()
+            for note in getattr(sub, "__notes__", ()):
+                if isinstance(note, AttributeValidationNote):
+                    step = (note.name,)
+                elif isinstance(note, IterableValidationNote):  # pragma: no cover
+                    step = (note.index,)
+            yield from _structure_problems(sub, at + step)
+    elif isinstance(exc, _ItemErrors):
+        for key, sub in exc.errors:
+            yield from _structure_problems(sub, (*at, key))
+    elif isinstance(exc, ForbiddenExtraKeysError):
+        known = ", ".join(a.name for a in attrs.fields(exc.cl))
+        for key in sorted(exc.extra_fields):
+            yield (*at, key), f"unknown key; expected one of: {known}", False
+    elif isinstance(exc, _Mismatch):
+        yield at, str(exc), True
+    elif isinstance(exc, KeyError):
+        yield at, "missing required key", True
+    else:  # pragma: no cover - every hook above raises one of the kinds handled
+        yield at, f"invalid value: {exc}", True
+
+
+_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+def _key_text(key: str) -> str:
+    return key if _BARE_KEY.match(key) else json.dumps(key, ensure_ascii=False)
+
+
+def _dotted(path: _KeyPath) -> str:
+    out = ""
+    for key in path:
+        if isinstance(key, int):
+            out += f"[{key}]"
+        else:
+            out += ("." if out else "") + _key_text(key)
+    return out
+
+
+def _table_keys(path: _KeyPath) -> tuple[str, ...]:
+    """The leading table keys of a path (up to the first array index)."""
+    keys: list[str] = []
+    for key in path:
+        if isinstance(key, int):
+            break
+        keys.append(key)
+    return tuple(keys)
+
+
+_DOTTED_PART = re.compile(r'"(?:[^"\\]|\\.)*"|[^.\[\]]+|\[\d+\]')
+
+
+def _split_dotted(path: str) -> _KeyPath:
+    out: list[_Key] = []
+    for part in _DOTTED_PART.findall(path):
+        if part.startswith("["):
+            out.append(int(part[1:-1]))
+        elif part.startswith('"'):
+            out.append(json.loads(part))
+        else:
+            out.append(part)
+    return tuple(out)
+
+
+def _source_of(path: _KeyPath, origin: _Origin, default: str) -> str:
+    keys = _table_keys(path)
+    while keys:
+        if keys in origin:
+            return origin[keys]
+        keys = keys[:-1]
+    return default
+
+
+def _reads(path: str) -> list[str]:
+    """The table keys a semantic problem at ``path`` depends on.
+
+    A semantic problem is reported only when nothing it reads had a structural problem
+    (where a default stands in for the broken value, the message could mislead).
+    """
+    own = _dotted(_table_keys(_split_dotted(path)))
+    reads = [own]
+    section = own.split(".", 1)[0]
+    if path == "deck":
+        reads += ["players.max", "grid.rows"]
+    elif section == "players":
+        reads += ["players", "teams.size"]
+    elif section == "teams":
+        reads += ["players"]
+    elif section == "values" or ".ranks" in path:
+        reads += ["deck"]
+    elif section == "opening":
+        reads += ["opening", "grid.rows"]
+    return reads
+
+
+def _related(a: str, b: str) -> bool:
+    return a == b or a.startswith(b + ".") or b.startswith(a + ".")
+
+
+def _remove(table: dict[str, Any], path: _KeyPath) -> bool:
+    """Drop the value at ``path`` (cut at the first array index) so a default stands in."""
+    keys = _table_keys(path) or ()
+    if not keys:
+        return False
+    node: Any = table
+    for key in keys[:-1]:
+        node = node.get(key) if isinstance(node, dict) else None
+        if not isinstance(node, dict):
+            return False
+    if isinstance(node, dict) and keys[-1] in node:
+        del node[keys[-1]]
+        return True
+    return False
+
+
+def _copy_tables(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {k: _copy_tables(v) for k, v in value.items()}
+    return value
+
+
+def _build(table: dict[str, Any], origin: _Origin, label: str) -> RuleSet:
+    """Structure strictly, then check the rules; raise every problem found at once."""
+    problems: list[Problem] = []
+    broken: set[str] = set()
+    rules: RuleSet | None = None
+    attempt = _copy_tables(table)
+    for round_ in range(8):
+        try:
+            rules = _converter.structure(attempt, RuleSet)
+            break
+        except Exception as exc:
+            found = list(_structure_problems(exc, ()))
+            if not found:  # pragma: no cover - defensive
+                problems.append(Problem(label, "", f"invalid rule table: {exc}"))
+                break
+            progress = False
+            for path, message, replaced in found:
+                if round_ == 0:
+                    source = _source_of(path, origin, label)
+                    problems.append(Problem(source, _dotted(path), message))
+                if replaced:
+                    broken.add(_dotted(_table_keys(path)))
+                progress = _remove(attempt, path) or progress
+            if not progress:
+                break
+    if rules is not None:
+        for where, message in check_rules(rules):
+            if any(_related(read, bad) for read in _reads(where) for bad in broken):
+                continue
+            source = _source_of(_split_dotted(where), origin, label)
+            problems.append(Problem(source, where, message))
+    if problems:
+        raise RuleSetError(problems)
+    assert rules is not None
+    return rules
