@@ -36,8 +36,6 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-import attrs
-
 from .actions import Action, ActionKind, ActionSpace, action_space, opening_choices
 from .cards import Card
 from .errors import IllegalActionError
@@ -113,7 +111,9 @@ class Round:
         if not lo <= n <= hi:
             raise ValueError(f"the {rules.name} table seats {lo} to {hi} players, not {n}")
         if rules.teams.size > 1 and n % rules.teams.size:
-            raise ValueError(f"teams of {rules.teams.size} need a multiple of {rules.teams.size} players, not {n}")
+            raise ValueError(
+                f"teams of {rules.teams.size} need a multiple of that many players, not {n}"
+            )
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)
         if isinstance(seed, bool) or not isinstance(seed, int):
@@ -146,7 +146,9 @@ class Round:
         order = self._deal_order(deck)
         need = n * self._G + 1
         if len(order) < need:
-            raise ValueError(f"a deck of {len(order)} cards cannot deal {n} grids of {self._G} and a discard")
+            raise ValueError(
+                f"a deck of {len(order)} cards cannot deal {n} grids of {self._G} and a discard"
+            )
         self.deck: tuple[Card, ...] = tuple(order)
         values = rules.values
         self._value = [values.of(c) for c in order]
@@ -213,7 +215,7 @@ class Round:
                 remaining.remove(card)
             except ValueError:
                 raise ValueError(
-                    f"the prepared deck holds {card} more often than the {self.rules.name} deck does"
+                    f"the prepared deck holds {card} more often than the table's deck does"
                 ) from None
         rng.shuffle(remaining)
         return given + remaining
@@ -344,7 +346,7 @@ class Round:
             return ()
         n = self.players
         start = self._window_discarder if self._window_discarder >= 0 else self._current
-        out = []
+        out: list[int] = []
         for k in range(n):
             p = (start + k) % n
             if self._snap_eligible(p) and self._snap_ids(p):
@@ -459,7 +461,7 @@ class Round:
 
     def _peek_targets(self, p: int, scope: str) -> list[int]:
         P, G = self._P, self._G
-        out = []
+        out: list[int] = []
         own_ok = scope in ("own", "any")
         other_ok = scope in ("other", "any")
         penalty_ok = self.rules.snap.penalty_peekable
@@ -467,7 +469,9 @@ class Round:
             if owner == p:
                 if not own_ok:
                     continue
-                out.extend(owner * P + i for i, c in enumerate(row) if c >= 0 and (i < G or penalty_ok))
+                out.extend(
+                    owner * P + i for i, c in enumerate(row) if c >= 0 and (i < G or penalty_ok)
+                )
             elif other_ok:
                 out.extend(owner * P + i for i, c in enumerate(row) if c >= 0)
         return out
@@ -551,7 +555,9 @@ class Round:
                 if c >= 0 and not self._locked(g):
                     ids.append(sp.o_snap + g)
         if snap.several:
-            own = [i for i, c in enumerate(self._slots[p]) if c >= 0 and not self._locked(p * P + i)]
+            own = [
+                i for i, c in enumerate(self._slots[p]) if c >= 0 and not self._locked(p * P + i)
+            ]
             for k in range(2, len(own) + 1):
                 for combo in itertools.combinations(own, k):
                     m = 0
@@ -594,7 +600,7 @@ class Round:
             raise IllegalActionError(self.space.decode(aid), self._why(aid))
 
     def _why(self, aid: int) -> str:
-        player, local = divmod(aid, self.space.per_player)
+        player = aid // self.space.per_player
         action = self.space.decode(aid)
         if self.phase is Phase.OVER:
             return "the round is over"
@@ -615,7 +621,8 @@ class Round:
         kinds = ", ".join(legal) or "nothing"
         if action.kind.value in legal:
             return f"not with those positions now (phase {self.phase.name.lower()})"
-        return f"{action.kind.value} is not allowed in phase {self.phase.name.lower()}; allowed: {kinds}"
+        phase = self.phase.name.lower()
+        return f"{action.kind.value} is not allowed in phase {phase}; allowed: {kinds}"
 
     def apply(self, action: Action | int) -> list[Event]:
         """Apply a legal action and return the events it produced.
@@ -810,7 +817,9 @@ class Round:
                 )
             else:
                 self._discard.append(drawn)
-                self._emit(Event(EventKind.FAILED_EXCHANGE, p, positions, (*cards, self.deck[drawn])))
+                self._emit(
+                    Event(EventKind.FAILED_EXCHANGE, p, positions, (*cards, self.deck[drawn]))
+                )
                 self._open_window(p)
         self._main_action_done(p)
 
@@ -884,7 +893,7 @@ class Round:
         positions = tuple((g // P, g % P + 1) for g in slots)
         shown = tuple(self.deck[c] for c in cards)
         if all(self._key[c] == key for c in cards):
-            for g, c in zip(slots, cards):
+            for g, c in zip(slots, cards, strict=True):
                 self._slots[g // P][g % P] = -1
                 self._discard.append(c)
                 self._known[c] = self._ALL
@@ -954,10 +963,20 @@ class Round:
             self._emit(Event(EventKind.CALL, p, (), (), None, "empty grid"))
 
     def _final_queue(self, caller: int) -> list[int]:
+        """The final turns after a call by ``caller`` during the current player's turn.
+
+        Each other player gets ``call.final_turns`` turns in seat order after the current
+        player. When the call happens inside another player's turn (a grid emptied by
+        snapping), that turn, already under way, counts as that player's first final turn.
+        """
         n = self.players
         c = self._current
-        others = [(c + k) % n for k in range(1, n + 1) if (c + k) % n != caller]
-        queue = others * self.rules.call.final_turns
+        order = [(c + k) % n for k in range(1, n + 1)]
+        others = [p for p in order if p != caller]
+        first = [p for p in others if p != c]
+        queue = first + others * (self.rules.call.final_turns - 1)
+        if self.rules.call.final_turns == 0:
+            queue = []
         if self.rules.call.caller_final_turn:
             queue.append(caller)
         return queue
@@ -1044,10 +1063,7 @@ class Round:
         known = self._known
         deck = self.deck
         grids = tuple(
-            tuple(
-                None if c < 0 or not known[c] & bit else deck[c]
-                for c in row
-            )
+            tuple(None if c < 0 or not known[c] & bit else deck[c] for c in row)
             for row in self._slots
         )
         present = tuple(tuple(c >= 0 for c in row) for row in self._slots)

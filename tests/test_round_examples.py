@@ -1,0 +1,653 @@
+"""The rule pages' worked examples, replayed with prepared decks and scripted actions."""
+
+from __future__ import annotations
+
+import attrs
+import pytest
+
+import cambio
+from cambio import Action, Card, IllegalActionError, Phase, Round
+from cambio.rules import CallRules, RuleSet, ScoringRules
+
+
+def deal(*grids: list[str], discard: str, stock: list[str] = ()) -> list[str]:  # type: ignore[assignment]
+    """A prepared deck: each seat's grid, the first discard, then the stock top-down."""
+    out: list[str] = []
+    for g in grids:
+        out.extend(g)
+    out.append(discard)
+    out.extend(stock)
+    return out
+
+
+def load(name: str) -> RuleSet:
+    return cambio.load_ruleset(name)
+
+
+# --------------------------------------------------------------------------- practice
+def test_practice_ten_point_finish_still_wins_after_final_turns() -> None:
+    rules = load("practice")
+    deck = deal(
+        ["AS", "2C", "3H", "4D"],  # me: 10
+        ["KS", "QS", "9S", "8S"],  # Robin: 42, improves Q -> 2 = 32
+        ["KC", "JC", "10C", "6C"],  # Alex: 40, improves J -> A = 30
+        discard="5D",
+        stock=["2D", "AH", "6D"],
+    )
+    r = Round(rules, players=3, deck=deck)
+    assert r.to_act == 0
+    r.apply(Action.call(0))
+    assert r.caller == 0
+    assert r.to_act == 1
+    r.apply(Action.draw(1))
+    r.apply(Action.replace(1, 2))
+    assert r.to_act == 2
+    r.apply(Action.draw(2))
+    r.apply(Action.replace(2, 2))
+    assert r.is_over
+    res = r.result
+    assert res is not None
+    assert res.reason == "call"
+    assert res.totals == (10, 32, 30)
+    assert res.scores == (10, 32, 30)  # no caller penalty, raw totals
+    assert res.winners == (0,)
+    # every card with its value is in the result
+    assert [h.value for h in res.hands[0]] == [1, 2, 3, 4]
+    assert [str(h.card) for h in res.hands[1]] == ["KS", "2D", "9S", "8S"]
+
+
+def test_practice_red_king_and_black_king_values() -> None:
+    rules = load("practice")
+    assert rules.value(Card("K", "H")) == -1
+    assert rules.value(Card("K", "D")) == -1
+    assert rules.value(Card("K", "S")) == 13
+    assert rules.value(Card("Q", "C")) == 12
+
+
+def test_practice_ties_share_the_win() -> None:
+    rules = load("practice")
+    deck = deal(
+        ["AS", "2C", "3H", "4D"],
+        ["AC", "2S", "3D", "4H"],
+        ["KS", "QS", "JS", "10S"],
+        discard="5D",
+        stock=["9D", "9C"],
+    )
+    r = Round(rules, players=3, deck=deck)
+    r.apply(Action.call(0))
+    for p in (1, 2):
+        r.apply(Action.draw(p))
+        r.apply(Action.discard(p))
+        # the 9 grants a peek: skip it
+        r.apply(Action.skip(p))
+    assert r.result is not None
+    assert r.result.winners == (0, 1)
+    assert r.result.scores == (10, 10, 46)
+
+
+def test_blind_swap_moves_remembered_knowledge() -> None:
+    rules = load("practice")
+    deck = deal(
+        ["5S", "6S", "KH", "2S"],  # P0 peeked 3 (KH) and 4 (2S)
+        ["9H", "9D", "8H", "8D"],
+        ["4C", "4S", "4H", "4D"],
+        discard="3C",
+        stock=["3S", "JD", "7C"],
+    )
+    r = Round(rules, players=3, deck=deck)
+    assert r.view(0).known(0, 3) == Card("K", "H")
+    assert r.view(1).known(0, 3) is None
+    r.apply(Action.draw(0))
+    r.apply(Action.discard(0))  # 3S, no power
+    r.apply(Action.draw(1))  # JD: blind swap
+    r.apply(Action.discard(1))
+    assert r.phase is Phase.POWER
+    r.apply(Action.swap(1, (1, 1), (0, 3)))
+    v0 = r.view(0)
+    # P0 followed its red king to P1's position 1, and no longer knows its own 3
+    assert v0.known(1, 1) == Card("K", "H")
+    assert v0.known(0, 3) is None
+    # P1 swapped blind: it knows neither card
+    v1 = r.view(1)
+    assert v1.known(1, 1) is None
+    assert v1.known(0, 3) is None
+    # the true cards really moved
+    assert r.hand(1)[0] == Card("K", "H")
+    assert r.hand(0)[2] == Card("9", "H")
+    # the swap event is public, with no cards shown
+    swap = [e for e in r.events if e.kind == "swap"][-1]
+    assert swap.public and swap.cards == ()
+
+
+def test_stock_draw_private_discard_take_public_peek_private() -> None:
+    rules = load("practice")
+    deck = deal(
+        ["5S", "6S", "7S", "8S"],
+        ["9H", "9D", "8H", "8D"],
+        ["4C", "4S", "4H", "4D"],
+        discard="3C",
+        stock=["10D", "2H"],
+    )
+    r = Round(rules, players=3, deck=deck)
+    r.apply(Action.draw(0))
+    assert r.view(0).holding == Card("10", "D")
+    assert r.view(1).holding is None
+    assert r.view(1).history[-1].cards == (None,)
+    r.apply(Action.discard(0))  # 10: peek another's card
+    r.apply(Action.peek(0, 2, 1))
+    assert r.view(0).known(2, 1) == Card("4", "C")
+    assert r.view(1).known(2, 1) is None
+    assert r.view(2).known(2, 1) is None
+    peek = r.view(1).history[-2]
+    assert r.view(1).history[-1].kind == "turn"
+    assert peek.kind == "peek" and peek.positions == ((2, 1),) and peek.cards == (None,)
+    # the discard is public; P1 takes it and everybody knows where it went
+    r.apply(Action.take(1))
+    r.apply(Action.replace(1, 4))
+    for p in range(3):
+        assert r.view(p).known(1, 4) == Card("10", "D")
+        assert r.view(p).top_discard == Card("8", "D")
+
+
+def test_practice_stock_exhaustion_ends_without_recycling() -> None:
+    rules = load("practice")
+    r = Round(rules, players=3, seed=11)
+    while not r.is_over:
+        ids = r.legal_action_ids(r.to_act)
+        calls = [a for a in ids if r.space.decode(a).kind is cambio.ActionKind.CALL]
+        choice = next((a for a in ids if a not in calls), ids[0])
+        r.apply(choice)
+    assert r.result is not None and r.result.reason == "stock"
+    assert r.stock_size == 0
+    assert not any(e.kind == "recycle" for e in r.events)
+
+
+# --------------------------------------------------------------------------- penalty
+def test_penalty_tie_lower_cards_break_joker_and_ace_beat_red_king_and_two() -> None:
+    rules = load("penalty")
+    deck = deal(
+        ["10S", "10C", "9S", "9C"],  # caller: 38
+        ["Joker", "AS", "5S", "6S"],  # 12: highest 6, 5, then 1 vs 2
+        ["KH", "2C", "5C", "6C"],  # 12
+        discard="3D",
+        stock=["3S", "4S"],
+    )
+    r = Round(rules, players=3, deck=deck)
+    r.apply(Action.call(0))
+    for p in (1, 2):
+        r.apply(Action.draw(p))
+        r.apply(Action.discard(p))
+    res = r.result
+    assert res is not None
+    assert res.totals == (38, 12, 12)
+    assert res.winners == (1,)
+
+
+def test_penalty_tie_goes_to_the_non_caller() -> None:
+    rules = load("penalty")
+    deck = deal(
+        ["AS", "2S", "3S", "4S"],  # caller 10
+        ["AC", "2C", "3C", "4C"],  # 10
+        ["KS", "QS", "JS", "10S"],
+        discard="3D",
+        stock=["5S", "5C"],
+    )
+    r = Round(rules, players=3, deck=deck)
+    r.apply(Action.call(0))
+    for p in (1, 2):
+        r.apply(Action.draw(p))
+        r.apply(Action.discard(p))
+    assert r.result is not None
+    assert r.result.winners == (1,)
+    assert r.result.scores == (10, 10, 40)
+
+
+def test_wrong_stick_gives_face_down_penalty_card_its_owner_cannot_peek() -> None:
+    rules = load("penalty")
+    deck = deal(
+        ["5S", "6S", "7S", "8S"],
+        ["9H", "9D", "2H", "2D"],
+        ["4C", "4S", "4H", "4D"],
+        discard="3C",
+        stock=["5D", "QH", "7D", "3S"],
+    )
+    r = Round(rules, players=3, deck=deck)
+    r.apply(Action.draw(0))
+    r.apply(Action.discard(0))  # 5D on top, window open for everyone
+    assert r.window_open
+    assert 1 in r.reactors
+    r.apply(Action.snap(1, (1, 1)))  # 9H is not a 5: wrong
+    assert r.hand(1)[0] == Card("9", "H")  # the card stays where it was
+    assert r.hand(1)[4] == Card("Q", "H")  # penalty card from the stock
+    v1 = r.view(1)
+    assert v1.present[1][4] and v1.known(1, 5) is None
+    assert r.view(0).known(1, 1) == Card("9", "H")  # the wrong card was shown
+    # one attempt per window
+    assert not r.can_apply(Action.snap(1, (1, 2)))
+    # P1 later discards a 7 (peek own): the penalty position is not a target
+    r.apply(Action.draw(1))  # 7D
+    r.apply(Action.discard(1))
+    targets = {a.positions for a in r.legal_actions(1) if a.kind is cambio.ActionKind.PEEK}
+    assert ((1, 5),) not in targets
+    assert ((1, 1),) in targets
+    with pytest.raises(IllegalActionError):
+        r.apply(Action.peek(1, 1, 5))
+    # the owner's opponents may still look at it
+    res_total = sum(rules.value(c) for c in r.hand(1) if c is not None)
+    assert res_total == 9 + 9 + 2 + 2 + 10
+
+
+def test_correct_snap_of_anothers_card_gives_one_back() -> None:
+    rules = load("penalty")
+    deck = deal(
+        ["5S", "6S", "7S", "8S"],
+        ["9H", "9D", "2H", "2D"],
+        ["4C", "4S", "4H", "4D"],
+        discard="3C",
+        stock=["2S", "AH"],
+    )
+    r = Round(rules, players=3, deck=deck)
+    r.apply(Action.draw(0))
+    r.apply(Action.discard(0))  # 2S
+    r.apply(Action.snap(2, (1, 3)))  # P2 snaps P1's 2H: right
+    assert r.phase is Phase.GIVE and r.to_act == 2
+    assert r.hand(1)[2] is None
+    assert not r.window_open
+    r.apply(Action.give(2, 4))  # P2 gives its 4D
+    assert r.hand(1)[2] == Card("4", "D")
+    assert r.hand(2)[3] is None
+    assert r.phase is Phase.TURN and r.to_act == 1
+    # only one correct snap per discard: the window is closed
+    assert r.reactors == ()
+    assert not r.can_apply(Action.snap(1, (1, 4)))
+
+
+def test_grid_emptied_by_snapping_counts_as_a_call() -> None:
+    rules = attrs.evolve(load("penalty"), grid=attrs.evolve(load("penalty").grid, rows=(1,)))
+    rules = attrs.evolve(rules, opening=attrs.evolve(rules.opening, positions=(1,), count=1))
+    deck = deal(["5S"], ["9H"], ["4C"], discard="3C", stock=["5D", "AH", "AS", "AC"])
+    r = Round(rules, players=3, deck=deck)
+    r.apply(Action.draw(0))
+    r.apply(Action.discard(0))  # 5D
+    r.apply(Action.snap(0, (0, 1)))
+    assert r.caller == 0
+    assert r.to_act == 1
+    for p in (1, 2):
+        r.apply(Action.draw(p))
+        r.apply(Action.discard(p))
+    assert r.result is not None and r.result.reason == "call"
+    assert r.result.totals[0] == 0
+
+
+# --------------------------------------------------------------------------- snap table
+def _snap_call_round(my_grid: list[str]) -> cambio.RoundResult:
+    rules = load("snap")
+    deck = deal(
+        my_grid,
+        ["AC", "2C", "3C", "4C"],  # 10
+        ["KS", "QS", "JS", "10S"],
+        discard="3D",
+        stock=["5S", "6C"],
+    )
+    r = Round(rules, players=3, deck=deck)
+    r.apply(Action.call(0))
+    for p in (1, 2):
+        r.apply(Action.draw(p))
+        r.apply(Action.discard(p))
+    assert r.result is not None
+    return r.result
+
+
+def test_snap_table_caller_minus_ten_when_lowest_alone() -> None:
+    res = _snap_call_round(["AS", "2S", "3S", "KH"])  # 5
+    assert res.totals[0] == 5 and res.caller_lowest
+    assert res.scores == (-5, 10, 40)
+
+
+def test_snap_table_caller_plus_ten_when_tied() -> None:
+    res = _snap_call_round(["AS", "2S", "3S", "4S"])  # 10, tied with P1
+    assert res.caller_lowest is False
+    assert res.scores == (20, 10, 40)
+    assert res.winners == (0, 1)  # the tie is shared
+
+
+def test_snap_table_caller_plus_ten_when_undercut() -> None:
+    res = _snap_call_round(["AS", "2S", "3S", "9S"])  # 15
+    assert res.scores == (25, 10, 40)
+    assert res.winners == (1,)
+
+
+def test_snap_table_jack_swaps_any_two_cards() -> None:
+    rules = load("snap")
+    deck = deal(
+        ["5S", "6S", "7S", "8S"],
+        ["9H", "9D", "2H", "2D"],
+        ["4C", "4S", "4H", "4D"],
+        discard="3C",
+        stock=["JD"],
+    )
+    r = Round(rules, players=3, deck=deck)
+    r.apply(Action.draw(0))
+    r.apply(Action.discard(0))
+    # two of someone else's cards
+    r.apply(Action.swap(0, (1, 1), (2, 4)))
+    assert r.hand(1)[0] == Card("4", "D") and r.hand(2)[3] == Card("9", "H")
+
+
+# --------------------------------------------------------------------------- elimination
+def test_elimination_caller_penalty_and_winner_zero() -> None:
+    rules = load("elimination")
+    deck = deal(
+        ["AS", "2S", "3S", "9S"],  # caller 15
+        ["AC", "2C", "3C", "4C"],  # 10: strictly lowest, scores 0
+        ["KH", "QS", "JS", "10S"],  # -2 + 12 + 11 + 10 = 31
+        discard="3D",
+        stock=["5S", "6C", "5C"],
+    )
+    r = Round(rules, players=3, deck=deck)
+    r.apply(Action.call(0))
+    for p in (1, 2):
+        r.apply(Action.draw(p))
+        r.apply(Action.discard(p))
+    res = r.result
+    assert res is not None
+    assert res.totals == (15, 10, 31)
+    assert res.scores == (25, 0, 31)
+
+
+def test_elimination_caller_tying_lowest_counts_as_lowest() -> None:
+    rules = load("elimination")
+    deck = deal(
+        ["AS", "2S", "3S", "4S"],
+        ["AC", "2C", "3C", "4C"],
+        ["KS", "QS", "JS", "10S"],
+        discard="3D",
+        stock=["5S", "6C"],
+    )
+    r = Round(rules, players=3, deck=deck)
+    r.apply(Action.call(0))
+    for p in (1, 2):
+        r.apply(Action.draw(p))
+        r.apply(Action.discard(p))
+    res = r.result
+    assert res is not None
+    assert res.winners == (0,)
+    assert res.scores == (0, 10, 33)
+
+
+def test_elimination_queen_peeks_own_and_opponent_then_may_swap_them() -> None:
+    rules = load("elimination")
+    deck = deal(
+        ["5S", "6S", "7S", "8S"],
+        ["9H", "9D", "2H", "2D"],
+        ["4C", "4S", "4H", "4D"],
+        discard="3C",
+        stock=["QD"],
+    )
+    r = Round(rules, players=3, deck=deck)
+    r.apply(Action.draw(0))
+    r.apply(Action.discard(0))
+    r.apply(Action.peek(0, 0, 1))
+    with pytest.raises(IllegalActionError):
+        r.apply(Action.peek(0, 0, 2))  # the second peek is at an opponent's card
+    r.apply(Action.peek(0, 1, 3))
+    swaps = [a for a in r.legal_actions(0) if a.kind is cambio.ActionKind.SWAP]
+    assert [a.positions for a in swaps] == [((0, 1), (1, 3))]
+    r.apply(swaps[0])
+    v0 = r.view(0)
+    assert v0.known(0, 1) == Card("2", "H") and v0.known(1, 3) == Card("5", "S")
+
+
+def test_elimination_sticking_only_on_own_turn() -> None:
+    rules = load("elimination")
+    deck = deal(
+        ["5S", "6S", "7S", "8S"],
+        ["5H", "9D", "2H", "2D"],
+        ["4C", "4S", "4H", "4D"],
+        discard="3C",
+        stock=["5D", "AH", "AC"],
+    )
+    r = Round(rules, players=3, deck=deck)
+    r.apply(Action.draw(0))
+    r.apply(Action.discard(0))  # 5D, P0's turn is over
+    assert r.to_act == 1
+    assert r.reactors == (1,)  # only the player whose turn it is
+    assert not r.can_apply(Action.snap(2, (2, 1)))
+    r.apply(Action.snap(1, (1, 1)))
+    assert r.hand(1)[0] is None
+    assert r.to_act == 1 and r.phase is Phase.TURN
+
+
+def test_elimination_empty_grid_wins_outright() -> None:
+    base = load("elimination")
+    rules = attrs.evolve(
+        base,
+        grid=attrs.evolve(base.grid, rows=(1,)),
+        opening=attrs.evolve(base.opening, positions=(1,), count=1),
+    )
+    deck = deal(["5S"], ["5H"], ["KS"], discard="3C", stock=["5D", "AH"])
+    r = Round(rules, players=3, deck=deck)
+    r.apply(Action.draw(0))
+    r.apply(Action.discard(0))
+    r.apply(Action.snap(1, (1, 1)))
+    assert r.is_over and r.result is not None
+    assert r.result.reason == "empty-grid"
+    assert r.result.winners == (1,)
+    assert r.result.scores[1] == 0
+
+
+# --------------------------------------------------------------------------- draw-power
+def test_draw_power_fires_when_drawn_before_placing() -> None:
+    rules = load("draw-power")
+    deck = deal(
+        ["5S", "6S", "7S", "8S"],
+        ["9H", "9D", "2H", "2D"],
+        discard="3C",
+        stock=["KS", "4D"],
+    )
+    r = Round(rules, players=2, deck=deck)
+    assert not r.can_apply(Action.take(0))  # draw pile only
+    r.apply(Action.draw(0))  # black king: peek an opponent's card, then maybe swap
+    assert r.phase is Phase.POWER
+    r.apply(Action.peek(0, 1, 3))
+    swaps = [a for a in r.legal_actions(0) if a.kind is cambio.ActionKind.SWAP]
+    assert {a.positions for a in swaps} == {((0, i), (1, 3)) for i in range(1, 5)}
+    r.apply(Action.skip(0))
+    # back to placing the drawn king
+    assert r.phase is Phase.DRAWN
+    r.apply(Action.replace(0, 1))
+    assert r.hand(0)[0] == Card("K", "S")
+    assert not any(e.kind == "power" for e in r.events[-2:])
+
+
+def test_draw_power_sticking_only_after_another_players_discard() -> None:
+    rules = load("draw-power")
+    deck = deal(
+        ["5S", "6S", "7S", "8S"],
+        ["5H", "9D", "2H", "2D"],
+        discard="3C",
+        stock=["5D", "AH"],
+    )
+    r = Round(rules, players=2, deck=deck)
+    r.apply(Action.draw(0))
+    r.apply(Action.discard(0))
+    assert r.reactors == (1,)
+    assert not r.can_apply(Action.snap(0, (0, 1)))  # not on one's own discard
+    r.apply(Action.snap(1, (1, 1)))
+    assert r.hand(1)[0] is None
+
+
+# --------------------------------------------------------------------------- stock, calls
+def test_recycle_keeps_the_top_discard() -> None:
+    rules = load("snap")
+    r = Round(rules, players=2, seed=3)
+    guard = 0
+    while True:
+        ids = r.legal_action_ids(r.to_act)
+        ids = [a for a in ids if r.space.decode(a).kind is not cambio.ActionKind.CALL] or ids
+        action = ids[-1] if r.phase is Phase.POWER else ids[0]
+        probe = r.copy()
+        probe.apply(action)
+        if any(e.kind == "recycle" for e in probe.events[len(r.events) :]):
+            break
+        r.apply(action)
+        guard += 1
+        assert guard < 2000 and not r.is_over
+    new = r.apply(action)
+    recycle = next(e for e in new if e.kind == "recycle")
+    before = [e for e in new[: new.index(recycle)] if e.kind in ("discard", "replace")]
+    top = before[-1].cards[-1] if before else r.events[0].cards[0]
+    assert r.discard_pile == (top,)
+    moved = int(recycle.note.split()[0])
+    assert moved == r.stock_size + sum(1 for e in new[new.index(recycle) :] if e.kind == "draw")
+    in_grids = sum(1 for p in range(2) for c in r.hand(p) if c is not None)
+    assert in_grids + r.stock_size + len(r.discard_pile) == 54
+
+
+def test_one_call_per_round_and_calling_before_drawing_only() -> None:
+    rules = load("practice")
+    r = Round(rules, players=3, seed=5)
+    r.apply(Action.draw(0))
+    assert not r.can_apply(Action.call(0))
+    r.apply(Action.discard(0))
+    if r.phase is Phase.POWER:
+        r.apply(Action.skip(0))
+    r.apply(Action.call(1))
+    assert r.to_act == 2
+    assert not r.can_apply(Action.call(2))
+
+
+def test_caller_grid_can_still_be_swapped_after_the_call() -> None:
+    rules = load("practice")
+    deck = deal(
+        ["AS", "2S", "3S", "4S"],
+        ["9H", "9D", "2H", "2D"],
+        ["4C", "4H", "4D", "5C"],
+        discard="3C",
+        stock=["JD", "5D"],
+    )
+    r = Round(rules, players=3, deck=deck)
+    r.apply(Action.call(0))
+    r.apply(Action.draw(1))
+    r.apply(Action.discard(1))
+    r.apply(Action.swap(1, (1, 1), (0, 1)))
+    assert r.hand(0)[0] == Card("9", "H")
+
+
+def test_locked_caller_cannot_be_swapped() -> None:
+    base = load("practice")
+    rules = attrs.evolve(base, call=attrs.evolve(base.call, caller_locked=True))
+    deck = deal(
+        ["AS", "2S", "3S", "4S"],
+        ["9H", "9D", "2H", "2D"],
+        ["4C", "4H", "4D", "5C"],
+        discard="3C",
+        stock=["JD", "5D"],
+    )
+    r = Round(rules, players=3, deck=deck)
+    r.apply(Action.call(0))
+    r.apply(Action.draw(1))
+    r.apply(Action.discard(1))
+    swaps = [a for a in r.legal_actions(1) if a.kind is cambio.ActionKind.SWAP]
+    assert swaps and all(o != 0 for a in swaps for o, _ in a.positions)
+
+
+# --------------------------------------------------------------------------- opening peeks
+def test_one_peek_is_a_choice_and_no_peek_sees_nothing() -> None:
+    r = Round(load("one-peek"), players=3, seed=1)
+    assert r.phase is Phase.OPENING and r.to_act == 0
+    choices = r.legal_actions(0)
+    assert [a.positions for a in choices] == [((0, 3),), ((0, 4),)]
+    r.apply(choices[1])
+    assert r.to_act == 1
+    assert r.view(0).known(0, 4) is not None and r.view(0).known(0, 3) is None
+    r2 = Round(load("no-peek"), players=3, seed=1)
+    assert r2.phase is Phase.TURN
+    assert all(c is None for c in r2.view(0).own)
+
+
+def test_re_peek_once_per_round_without_using_the_turn() -> None:
+    r = Round(load("re-peek"), players=3, seed=2)
+    r.apply(Action.draw(0))
+    r.apply(Action.replace(0, 3))  # the opening position now holds the drawn card
+    while r.to_act != 0 or r.phase is not Phase.TURN:
+        ids = r.legal_action_ids(r.to_act)
+        ids = [a for a in ids if r.space.decode(a).kind is not cambio.ActionKind.CALL] or ids
+        r.apply(ids[0])
+    # P0 knows the card it put in position 3; it forgot nothing yet, but re-peek is there
+    assert r.can_apply(Action.re_peek(0))
+    r.apply(Action.re_peek(0))
+    assert r.to_act == 0 and r.phase is Phase.TURN
+    assert not r.can_apply(Action.re_peek(0))
+
+
+def test_five_card_grid() -> None:
+    r = Round(load("five-card"), players=4, seed=3)
+    v = r.view(0)
+    assert v.grid_size == 5
+    assert v.known(0, 3) is not None and v.known(0, 4) is not None
+    assert v.known(0, 5) is None and v.present[0][4]
+
+
+# --------------------------------------------------------------------------- errors
+def test_illegal_action_names_reason_and_changes_nothing() -> None:
+    r = Round(load("practice"), players=3, seed=9)
+    before = r.copy()
+    with pytest.raises(IllegalActionError) as err:
+        r.apply(Action.draw(1))
+    assert "P0" in str(err.value) and "P1" in str(err.value)
+    assert r == before
+    with pytest.raises(IllegalActionError):
+        r.apply(Action.replace(0, 9))
+    with pytest.raises(IllegalActionError):
+        r.apply(Action.peek(0, 7, 1))
+    with pytest.raises(IllegalActionError):
+        r.apply("draw")  # type: ignore[arg-type]
+    with pytest.raises(IllegalActionError):
+        r.apply(10**9)
+    with pytest.raises(IllegalActionError):
+        r.apply(Action.snap(0, (0, 1)))  # no snapping at the practice table
+    assert r == before
+
+
+def test_bad_round_arguments() -> None:
+    rules = load("practice")
+    with pytest.raises(ValueError):
+        Round(rules, players=1)
+    with pytest.raises(ValueError):
+        Round(rules, players=7)
+    with pytest.raises(ValueError):
+        Round(rules, players=3, deck=["AS", "AS"])
+    with pytest.raises(ValueError):
+        Round(load("teams"), players=5) if load("teams").players.min <= 5 else Round(rules, 0)
+
+
+def test_prepared_partial_deck_is_completed_by_seed() -> None:
+    rules = load("practice")
+    a = Round(rules, players=3, seed=4, deck=["AS", "2S"])
+    b = Round(rules, players=3, seed=4, deck=["AS", "2S"])
+    assert a == b
+    assert a.hand(0)[:2] == (Card("A", "S"), Card("2", "S"))
+    assert sorted(map(str, a.deck)) == sorted(map(str, rules.deck.cards()))
+
+
+def test_custom_caller_bonus_and_lowest_scores_zero() -> None:
+    rules = RuleSet(
+        call=CallRules(penalty=10, lowest_scores_zero=True),
+        scoring=ScoringRules(tie_break=("caller",)),
+    )
+    deck = deal(
+        ["AS", "2S", "3S", "4S"],
+        ["AC", "2C", "3C", "4C"],
+        ["KS", "QS", "JS", "10S"],
+        discard="3D",
+        stock=["5S", "6C"],
+    )
+    r = Round(rules, players=3, deck=deck)
+    r.apply(Action.call(0))
+    for p in (1, 2):
+        r.apply(Action.draw(p))
+        r.apply(Action.discard(p))
+    assert r.result is not None
+    assert r.result.scores == (0, 10, 46)
+    assert r.result.winners == (0,)
