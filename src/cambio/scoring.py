@@ -61,6 +61,7 @@ def teams_of(rules: RuleSet, players: int) -> tuple[tuple[int, ...], ...]:
 
     Without teams every player is a team of one.
 
+    >>> from cambio.rules import TeamRules
     >>> teams_of(RuleSet(teams=TeamRules(size=2)), 4)
     ((0, 2), (1, 3))
     """
@@ -122,9 +123,7 @@ def score_round(
     """
     players = len(hands)
     value = rules.values.of
-    full = tuple(
-        tuple(HandCard(pos, card, value(card)) for pos, card in hand) for hand in hands
-    )
+    full = tuple(tuple(HandCard(pos, card, value(card)) for pos, card in hand) for hand in hands)
     totals = tuple(sum(h.value for h in hand) for hand in full)
     units = teams_of(rules, players)
     unit_index = {p: u for u, members in enumerate(units) for p in members}
