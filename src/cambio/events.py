@@ -74,7 +74,14 @@ class Event:
         """This event as ``player`` saw it: unseen cards become ``None``."""
         if self.seen_by is None or player in self.seen_by or not self.cards:
             return self
-        return attrs.evolve(self, cards=tuple(None for _ in self.cards))
+        return Event(
+            self.kind,
+            self.player,
+            self.positions,
+            (None,) * len(self.cards),
+            self.seen_by,
+            self.note,
+        )
 
     def __str__(self) -> str:
         who = f"P{self.player} " if self.player >= 0 else ""

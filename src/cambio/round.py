@@ -259,14 +259,14 @@ class Round:
     # ------------------------------------------------------------------ events
     def _emit(self, event: Event) -> None:
         self._events.append(event)
-        seen = event.seen_by
-        if seen is None or not event.cards:
-            for h in self._histories:
-                h.append(event)
-            return
-        hidden = event.as_seen_by(-1)
-        for p, h in enumerate(self._histories):
-            h.append(event if p in seen else hidden)
+
+    def _history(self, player: int) -> list[Event]:
+        """``player``'s history: every event as that player saw it (kept incrementally)."""
+        history = self._histories[player]
+        events = self._events
+        for k in range(len(history), len(events)):
+            history.append(events[k].as_seen_by(player))
+        return history
 
     # ------------------------------------------------------------------ public state
     @property
@@ -426,7 +426,7 @@ class Round:
             ids = [base + _DISCARD] if phase is Phase.DRAWN else []
             o = base + sp.o_replace
             row = self._slots[p]
-            ids.extend(o + i for i, c in enumerate(row) if c >= 0)
+            ids.extend([o + i for i, c in enumerate(row) if c >= 0])
             if rules.turn.exchange_equal:
                 ids.extend(base + sp.o_exchange + m for m in self._exchange_masks(p))
             return ids
@@ -630,15 +630,21 @@ class Round:
         An illegal action raises :class:`~cambio.errors.IllegalActionError` and leaves
         the round exactly as it was.
         """
-        aid = self._coerce(action)
+        if type(action) is int and 0 <= action < self.space.size:
+            aid = action
+        else:
+            aid = self._coerce(action)
         player, local = divmod(aid, self.space.per_player)
-        if aid not in self.legal_action_ids(player):
+        legal = self._legal_cache.get(player)
+        if legal is None:
+            legal = self._legal_cache[player] = self._legal(player)
+        if aid not in legal:
             raise IllegalActionError(self.space.decode(aid), self._why(aid))
         start = len(self._events)
-        self._legal_cache.clear()
+        self._legal_cache = {}
         self._actions.append(aid)
         self._do(player, local)
-        self._legal_cache.clear()
+        self._legal_cache = {}
         return self._events[start:]
 
     def resolve_snaps(self, actions: Iterable[Action | int]) -> list[Event]:
@@ -1093,7 +1099,7 @@ class Round:
             opening_positions=self._opening_seen[player],
             re_peek_used=bool(self._repeek_used & bit),
             turns=tuple(self._turns),
-            history=tuple(self._histories[player]),
+            history=tuple(self._history(player)),
             result=self._result,
         )
 
