@@ -191,6 +191,15 @@ def value_summary(rules: RuleSet, *, unused: bool = False) -> str:
             key = base
         entries.append((rank, key, overrides))
 
+    # "Face value" needs a run of two or more; a lone face-valued rank joins its equals.
+    for i, (rank, key, overrides) in enumerate(entries):
+        if key != "face":
+            continue
+        before = i > 0 and entries[i - 1][1] == "face"
+        after = i + 1 < len(entries) and entries[i + 1][1] == "face"
+        if not (before or after):
+            entries[i] = (rank, values.rank[rank], overrides)
+
     parts: list[str] = []
     i = 0
     while i < len(entries):
@@ -238,7 +247,11 @@ def deck_summary(deck: DeckRules) -> str:
     >>> deck_summary(DeckRules(custom={"0": 2, "1": 4, "2": 4, "3": 2}))
     'one custom deck: 0 ×2, 1/2 ×4, 3 ×2 (12 cards)'
     """
-    total = len(deck.cards()) if deck.decks >= 1 else 0
+    # Counted, not built: an absurd count must not exhaust memory.
+    per = sum(max(0, n) for n in deck.custom.values()) if deck.custom else None
+    if per is None:
+        per = 4 * len(deck.ranks) + max(0, deck.jokers)
+    total = max(deck.decks, 0) * per
     if deck.custom:
         ranks = list(deck.custom)
         parts: list[str] = []
@@ -442,8 +455,7 @@ def _power_words(rules: RuleSet, rank: str, colour: str) -> str:
     power = _power_for(rules, rank, colour)
     if power is None:
         return "no power"
-    text = power_text(power)
-    return f"{power.name}: {text}" if power.name else text
+    return power_text(power)  # the power's name is a label, not a rule
 
 
 def _keys_label(keys: Sequence[tuple[str, str]]) -> str:
@@ -701,8 +713,8 @@ def _winner_zero(r: RuleSet) -> str:
 
 
 _TIE_WORDS = {
-    "caller": "the caller, if tied, wins",
-    "not-caller": "the caller, if tied, loses the tie",
+    "caller": "a caller among the tied wins",
+    "not-caller": "a caller among the tied loses to the others",
     "lower-cards": "the hand whose highest card is lower wins, then the next card, and so on",
     "fewer-cards": "the hand with fewer cards wins",
     "share": "the tied players share the win",
@@ -715,8 +727,8 @@ def tie_break_text(chain: Sequence[str]) -> str:
     >>> tie_break_text(("share",))
     'the tied players share the win'
     >>> print(tie_break_text(("not-caller", "lower-cards")))  # doctest: +NORMALIZE_WHITESPACE
-    the caller, if tied, loses the tie; then the hand whose highest card is lower wins,
-    then the next card, and so on; anyone still tied shares the win
+    a caller among the tied loses to the others; then the hand whose highest card is
+    lower wins, then the next card, and so on; anyone still tied shares the win
     """
     steps = [s for s in chain if s != "share"]
     if not steps:
@@ -780,7 +792,7 @@ def _exact_limit(r: RuleSet) -> str:
     if m.end not in ("elimination", "limit"):
         return "\u2014 (no score limit)"
     if m.exact_limit == "none":
-        return "no effect"
+        return "no special rule"
     when = "once per match" if m.exact_limit == "once" else "every time"
     return f"a total of exactly {m.limit} drops to {_num(m.limit // 2)}, {when}"
 
@@ -1065,7 +1077,7 @@ def describe_axes(rules: RuleSet) -> list[AxisRow]:
     >>> rows["taking the discard"]
     'allowed; the card must replace a grid card'
     >>> rows["power: J/Q"]
-    "blind swap: Swap one of your cards with one of another player's, without looking at either."
+    "Swap one of your cards with one of another player's, without looking at either."
     """
     return [
         AxisRow(label, section, words[0], fields)
@@ -1193,7 +1205,11 @@ def _ref_setup(page: _Page, r: RuleSet) -> None:
             "Re-peek: once per round, at the start of your own turn and without using it, you "
             "may look again at the positions of your opening peek, whatever lies there now."
         )
-    if r.grid.extra > 0:
+    snap_penalty = r.snap.when != "never" and r.snap.penalty_cards > 0
+    failed_exchange = r.turn.exchange_equal and r.turn.exchange_failure == "keep-drawn"
+    if not (snap_penalty or failed_exchange):
+        pass  # no card can ever lie beside the grid
+    elif r.grid.extra > 0:
         page.item(
             f"Extra cards (penalties) lie beside the grid, numbered from {r.grid.size + 1}; "
             f"a player may hold at most {r.grid.extra}."
@@ -1263,9 +1279,11 @@ def _ref_powers(page: _Page, r: RuleSet) -> None:
         if power.name:
             label += f" ({power.name})"
         page.item(f"{label}: {power_text(power)}")
-    page.item(
-        "A swapped card keeps its face down; whoever knew it still knows it at its new place."
-    )
+    page.item("Any other card has no power.")
+    if any(step.action == "swap" for power in pw.table for step in power.steps):
+        page.item(
+            "Swapped cards stay face down; whoever knew a card still knows it in its new place."
+        )
 
 
 def _ref_snap(page: _Page, r: RuleSet) -> None:
@@ -1274,11 +1292,11 @@ def _ref_snap(page: _Page, r: RuleSet) -> None:
     if s.when == "never":
         page.item("No sticking: nobody may throw a matching card out of turn.")
         return
-    match = "the same value as" if s.match == "value" else "the same rank as (suits do not matter)"
+    match = "value" if s.match == "value" else "rank (suits do not matter)"
     when = _SNAP_WHEN.get(s.when, s.when)
     page.item(
-        f"When you think a grid card has {match} the top discard, you may throw it onto the "
-        f"pile: {when}."
+        f"Stick a grid card you think matches the top discard by {match}: throw it onto "
+        f"the pile, {when}."
     )
     if s.targets == "any":
         page.item(
@@ -1298,7 +1316,7 @@ def _ref_snap(page: _Page, r: RuleSet) -> None:
         "random": "When several players stick at once, a random one of them is chosen.",
     }
     page.item(arb.get(s.arbitration, s.arbitration))
-    seen = "everyone sees it" if s.wrong_seen_by == "all" else "only the sticker sees it"
+    seen = "everyone sees the card" if s.wrong_seen_by == "all" else "only the sticker sees it"
     if s.penalty_cards > 0:
         them = "it" if s.penalty_cards == 1 else "them"
         peek = (
@@ -1344,7 +1362,7 @@ def _ref_call(page: _Page, r: RuleSet) -> None:
     tie = (
         "a caller tied for the lowest counts as lowest"
         if c.tie_is_lowest
-        else "a tie for the lowest is not lowest"
+        else "a caller tied for the lowest does not count as lowest"
     )
     if c.penalty or c.bonus or c.lowest_scores_zero:
         parts: list[str] = []

@@ -1,0 +1,471 @@
+"""The ``cambio`` command: list, check, print and compare rule tables.
+
+Each subcommand is a :class:`Command` in the :data:`COMMANDS` registry: a name, help
+text, a function that adds its arguments to an :mod:`argparse` parser, and a function
+that runs it and returns the exit status. Adding a subcommand is one :func:`register`
+call; :func:`main` builds the parser from the registry.
+
+Exit status: 0 on success, 1 when a table cannot be loaded or is invalid, 2 for a usage
+mistake (argparse's own convention).
+
+>>> main(["--version"])  # doctest: +ELLIPSIS
+cambio ...
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
+
+import attrs
+
+from . import __version__
+from .errors import RuleSetError
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from .rules import RuleSet
+
+__all__ = ["COMMANDS", "Command", "build_parser", "main", "register"]
+
+
+@attrs.frozen
+class Command:
+    """One subcommand of ``cambio``.
+
+    ``arguments`` adds the subcommand's options to its parser; ``run`` receives the
+    parsed namespace and returns the exit status.
+    """
+
+    name: str
+    help: str
+    """One line, shown in ``cambio --help``."""
+    description: str
+    """A paragraph, shown in ``cambio NAME --help``."""
+    arguments: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], int]
+
+
+COMMANDS: dict[str, Command] = {}
+"""The subcommands, in the order ``cambio --help`` lists them."""
+
+
+def register(command: Command) -> Command:
+    """Add (or replace) a subcommand; returns it."""
+    COMMANDS[command.name] = command
+    return command
+
+
+# ---------------------------------------------------------------------------------------
+# Output helpers (rich is imported only when something is printed)
+
+
+def _console(file: TextIO | None = None) -> Console:
+    """A rich console on stdout (or ``file``); plain text when it is not a terminal.
+
+    Output that is piped or captured gets a generous width instead of rich's 80 columns,
+    unless ``COLUMNS`` says otherwise.
+    """
+    from rich.console import Console
+
+    console = Console(file=file, highlight=False)
+    if not console.is_terminal and "COLUMNS" not in os.environ:
+        console = Console(file=file, highlight=False, width=120)
+    return console
+
+
+def _out(line: str = "") -> None:
+    _write(sys.stdout, line)
+
+
+def _err(line: str) -> None:
+    _write(sys.stderr, line)
+
+
+def _write(stream: TextIO, line: str) -> None:
+    """Print a line, replacing characters the stream's encoding cannot show."""
+    try:
+        stream.write(line + "\n")
+    except UnicodeEncodeError:
+        encoding = getattr(stream, "encoding", None) or "ascii"
+        stream.write(line.encode(encoding, "replace").decode(encoding) + "\n")
+
+
+def _spec(text: str) -> str | Path:
+    """A command-line table: an existing path is a file, anything else a profile name.
+
+    The loader also reads a string ending in ``.toml`` or holding a slash as a path, so a
+    missing file is reported as a missing file, not as an unknown profile.
+    """
+    return Path(text) if os.path.exists(text) else text
+
+
+def _load(spec: str | Path) -> RuleSet | None:
+    """Load a table, or print every problem on stderr and return None."""
+    from .loading import load_ruleset
+
+    try:
+        return load_ruleset(spec)
+    except RuleSetError as error:
+        for problem in _problem_lines(error, str(spec)):
+            _err(problem)
+    except (OSError, ValueError) as error:  # the loader promises RuleSetError; be safe
+        _err(f"{spec}: {_one_line(error)}")
+    return None
+
+
+def _problem_lines(error: RuleSetError, source: str) -> list[str]:
+    """One ``FILE: key.path: message`` line per problem (the file named even if missing)."""
+    lines = []
+    for problem in error.problems or ():
+        line = str(problem)
+        if not problem.source:
+            line = f"{source}: {line}"
+        lines.append(_one_line_text(line))
+    return lines or [f"{source}: {_one_line(error)}"]
+
+
+def _one_line(error: BaseException) -> str:
+    return _one_line_text(str(error) or type(error).__name__)
+
+
+def _one_line_text(text: str) -> str:
+    return " ".join(text.split())
+
+
+# ---------------------------------------------------------------------------------------
+# cambio variants
+
+
+def _variants_arguments(parser: argparse.ArgumentParser) -> None:
+    del parser  # no options
+
+
+def _variants(args: argparse.Namespace) -> int:
+    from rich.table import Table
+    from rich.text import Text
+
+    from .loading import available_variants, load_ruleset
+
+    status = 0
+    table = Table(title="Bundled profiles", title_justify="left")
+    table.add_column("name", no_wrap=True, style="bold")
+    table.add_column("players", no_wrap=True)
+    table.add_column("summary")
+    for name in available_variants():
+        try:
+            rules = load_ruleset(name)
+        except RuleSetError as error:
+            status = 1
+            first = _problem_lines(error, name)[0]
+            table.add_row(Text(name), Text("?"), Text(f"invalid: {first}", style="red"))
+            continue
+        p = rules.players
+        players = str(p.min) if p.min == p.max else f"{p.min}\u2013{p.max}"
+        table.add_row(Text(name), Text(players), Text(rules.summary or "\u2014"))
+    if not table.row_count:
+        _err("cambio: no bundled profiles found")
+        return 1
+    _console().print(table)
+    return status
+
+
+register(
+    Command(
+        "variants",
+        help="list the bundled rule profiles with a one-line summary each",
+        description="List every bundled rule profile (a name you can pass to `cambio rules` "
+        "or `cambio diff`) with its player count and a one-line summary.",
+        arguments=_variants_arguments,
+        run=_variants,
+    )
+)
+
+
+# ---------------------------------------------------------------------------------------
+# cambio validate
+
+
+def _validate_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "files",
+        nargs="+",
+        metavar="FILE",
+        help="a rule table in TOML (the shape of the files in variants/)",
+    )
+    parser.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="print only the problems, no 'ok' line for a valid file",
+    )
+
+
+def _validate(args: argparse.Namespace) -> int:
+    from .loading import load_ruleset
+
+    status = 0
+    for name in args.files:
+        try:
+            load_ruleset(Path(name))
+        except RuleSetError as error:
+            status = 1
+            for line in _problem_lines(error, name):
+                _out(line)
+        except (OSError, ValueError) as error:  # the loader promises RuleSetError; be safe
+            status = 1
+            _out(f"{name}: {_one_line(error)}")
+        else:
+            if not args.quiet:
+                _out(f"{name}: ok")
+    return status
+
+
+register(
+    Command(
+        "validate",
+        help="check rule files and report every mistake",
+        description="Load each FILE as a rule table. A valid file prints 'FILE: ok'; every "
+        "mistake prints one line 'FILE: key.path: message'. The exit status is 0 when every "
+        "file is valid and 1 otherwise.",
+        arguments=_validate_arguments,
+        run=_validate,
+    )
+)
+
+
+# ---------------------------------------------------------------------------------------
+# cambio rules
+
+
+def _rules_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "table",
+        metavar="NAME|FILE",
+        help="a bundled profile name (see `cambio variants`) or a path to a TOML rule file",
+    )
+    parser.add_argument(
+        "--axes",
+        action="store_true",
+        help="list every rule axis of the table in a table instead of the quick reference",
+    )
+    parser.add_argument(
+        "--width",
+        type=int,
+        default=78,
+        metavar="N",
+        help="line width of the quick reference (default: %(default)s)",
+    )
+
+
+def _rules(args: argparse.Namespace) -> int:
+    from .render import describe_axes, quick_reference
+
+    rules = _load(_spec(args.table))
+    if rules is None:
+        return 1
+    if not args.axes:
+        for line in quick_reference(rules, width=max(args.width, 40)).splitlines():
+            _out(line)
+        return 0
+
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table(title=f"{rules.name}: every axis", title_justify="left")
+    table.add_column("section", style="dim", no_wrap=True)
+    table.add_column("axis", style="bold")
+    table.add_column("value")
+    for row in describe_axes(rules):
+        table.add_row(Text(row.section), Text(row.label), Text(row.value))
+    _console().print(table)
+    return 0
+
+
+register(
+    Command(
+        "rules",
+        help="print a table's quick reference",
+        description="Print a printable one-page quick reference of a rule table, generated "
+        "from its rules: players, deck, values, the grid and the opening peek, a turn, the "
+        "powers, sticking, calling, scoring, the stock's end and the match.",
+        arguments=_rules_arguments,
+        run=_rules,
+    )
+)
+
+
+# ---------------------------------------------------------------------------------------
+# cambio diff
+
+KEY_AXES: tuple[str, ...] = (
+    "values",
+    "deck",
+    "taking the discard",
+    "power timing",
+    "sticking",
+    "caller penalty",
+    "ties",
+    "the stock's end",
+)
+"""Axes ``cambio diff`` shows (dimmed) even when both tables agree on them."""
+
+
+def _diff_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("a", metavar="A", help="the first table: a profile name or a TOML file")
+    parser.add_argument("b", metavar="B", help="the second table: a profile name or a TOML file")
+    parser.add_argument(
+        "--all",
+        action="store_true",
+        help="show every axis, not only the differences and the key axes",
+    )
+    parser.add_argument(
+        "--only",
+        action="store_true",
+        help="show only the axes that differ (no key axes for reference)",
+    )
+
+
+def _diff(args: argparse.Namespace) -> int:
+    from rich.table import Table
+    from rich.text import Text
+
+    from .render import describe_axes, diff_rows
+
+    a, b = _load(_spec(args.a)), _load(_spec(args.b))
+    if a is None or b is None:
+        return 1
+    name_a, name_b = a.name, b.name
+    if name_a == name_b:
+        name_a, name_b = args.a, args.b
+    if name_a == name_b:
+        name_a, name_b = f"A: {name_a}", f"B: {name_b}"
+
+    differ = diff_rows(a, b)
+    if not differ:
+        _out(f"{name_a} and {name_b} play by the same rules.")
+        return 0
+
+    labels = {row.label for row in differ}
+    rows_a = describe_axes(a)
+    rows_b = {row.label: row.value for row in describe_axes(b)}
+    same = [
+        row
+        for row in rows_a
+        if row.label not in labels
+        and row.label in rows_b
+        and row.label not in ("name", "summary")
+        and (args.all or (row.label in KEY_AXES and not args.only))
+    ]
+
+    noun = "axis differs" if len(differ) == 1 else "axes differ"
+    table = Table(
+        title=f"{name_a} vs {name_b}: {len(differ)} {noun}",
+        title_justify="left",
+        caption="Dimmed rows are the same in both tables." if same else None,
+        caption_justify="left",
+        show_lines=True,
+    )
+    table.add_column("axis", style="bold")
+    table.add_column(name_a)
+    table.add_column(name_b)
+    for diff in differ:
+        table.add_row(Text(diff.label), Text(diff.a), Text(diff.b))
+    if same:
+        table.add_section()
+        for row in same:
+            table.add_row(Text(row.label), Text(row.value), Text(rows_b[row.label]), style="dim")
+    _console().print(table)
+    return 0
+
+
+register(
+    Command(
+        "diff",
+        help="compare two tables side by side",
+        description="Show, side by side, every rule axis on which two tables differ, each "
+        "in words. Key axes on which they agree (values, deck, taking the discard, power "
+        "timing, sticking, caller penalty, ties, the stock's end) are shown dimmed for "
+        "reference; --only hides them, --all adds every other axis.",
+        arguments=_diff_arguments,
+        run=_diff,
+    )
+)
+
+
+# ---------------------------------------------------------------------------------------
+# Room for more: `play` and `simulate` register here the same way, e.g.
+#
+#     def _play_arguments(parser: argparse.ArgumentParser) -> None: ...
+#     def _play(args: argparse.Namespace) -> int: ...
+#     register(Command("play", help="...", description="...",
+#                      arguments=_play_arguments, run=_play))
+
+
+# ---------------------------------------------------------------------------------------
+# The parser and the entry point
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``cambio`` argument parser, with one subparser per registered command."""
+    parser = argparse.ArgumentParser(
+        prog="cambio",
+        description="The card game Cambio (Cabo, Pablo, Cactus) under any house-rule table: "
+        "list the bundled profiles, check rule files, print a table's quick reference, "
+        "or compare two tables.",
+        epilog="Run `cambio COMMAND --help` for the options of one command.",
+    )
+    parser.add_argument(
+        "--version", action="version", version=f"cambio {__version__}", help="print the version"
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
+    for command in COMMANDS.values():
+        child = sub.add_parser(
+            command.name,
+            help=command.help,
+            description=command.description,
+        )
+        command.arguments(child)
+        child.set_defaults(run=command.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``cambio`` with ``argv`` (default: the process arguments); return the status."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(None if argv is None else list(argv))
+    except SystemExit as exit_:  # --help, --version and usage errors
+        return _status(exit_.code)
+    run: Callable[[argparse.Namespace], int] | None = getattr(args, "run", None)
+    if run is None:
+        parser.print_help()
+        return 0
+    try:
+        return run(args)
+    except BrokenPipeError:  # `cambio variants | head`
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+    except KeyboardInterrupt:
+        _err("cambio: interrupted")
+        return 130
+
+
+def _status(code: object) -> int:
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code
+    _err(str(code))
+    return 1
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())
