@@ -18,6 +18,7 @@ from .events import Event
 from .round import Phase, Round
 from .rules import RuleSet, check_rules
 from .scoring import HandCard, RoundResult
+from .simulate import SimulationReport, simulate
 from .views import PlayerView
 
 __all__ = [
@@ -35,6 +36,7 @@ __all__ = [
     "Problem",
     "RuleSet",
     "RuleSetError",
+    "SimulationReport",
     "available_variants",
     "check_rules",
     "load_ruleset",
@@ -42,6 +44,7 @@ __all__ = [
     "ruleset_from_toml",
     "ruleset_to_dict",
     "ruleset_to_toml",
+    "simulate",
     "variant_summaries",
 ]
 

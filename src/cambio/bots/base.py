@@ -1,0 +1,164 @@
+"""The bot protocol and the driver that lets bots play a round.
+
+A bot decides from two things only: its own :class:`~cambio.views.PlayerView` and the
+list of actions it may take. It is never handed the :class:`~cambio.round.Round`, so it
+cannot read hidden cards, the stock or another player's view.
+
+>>> import cambio
+>>> from cambio.bots import MemoryBot, RandomBot, play_round
+>>> rnd = cambio.Round(cambio.RuleSet(), players=3, seed=11)
+>>> played = play_round(rnd, [MemoryBot(), RandomBot(1), RandomBot(2)], seed=5)
+>>> played.result.reason in ("call", "stock")
+True
+>>> played.decisions == len(rnd.actions)
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from typing import Protocol, runtime_checkable
+
+import attrs
+
+from ..actions import Action, ActionKind
+from ..events import Event
+from ..round import Round
+from ..rules import RuleSet
+from ..scoring import RoundResult
+from ..views import PlayerView
+
+__all__ = ["Bot", "BotError", "PlayedRound", "derive_seed", "play_round"]
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """A player program: it sees one :class:`PlayerView` at a time and picks an action.
+
+    The driver (:func:`play_round`) calls :meth:`reset` once before a round, then, at each
+    decision point, :meth:`react` when the bot may snap the top discard and :meth:`act`
+    when the round waits for the bot's decision.
+    """
+
+    def reset(self, seat: int, rules: RuleSet, seed: int | None) -> None:
+        """Forget the previous round: the bot now sits at ``seat`` at a ``rules`` table.
+
+        ``seed`` (when not ``None``) re-seeds any randomness the bot uses, so the same
+        seed gives the same decisions.
+        """
+
+    def act(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        """Choose one of ``legal`` (never empty): the bot's decision moves the round on.
+
+        ``legal`` holds every action the bot may take now, its own snap actions
+        included when a discard is open to snapping (bots may snap here as well as in
+        :meth:`react`).
+        """
+
+    def react(self, view: PlayerView, snaps: Sequence[Action]) -> Action | None:
+        """A reaction window is open: return one of ``snaps`` to snap, or ``None``."""
+
+
+class BotError(RuntimeError):
+    """A bot answered with an action it was not offered."""
+
+
+@attrs.frozen
+class PlayedRound:
+    """What :func:`play_round` reports: the result and how long the round took.
+
+    ``decisions`` counts every action applied (snaps, gives and power steps included);
+    ``turns`` counts completed turns (:attr:`Round.turns_taken`).
+    """
+
+    result: RoundResult
+    decisions: int
+    turns: int
+
+
+Observer = Callable[[Action, Sequence[Event]], None]
+"""Called after each applied action with the events it produced (the omniscient record;
+use :meth:`Event.as_seen_by` before showing them to a player)."""
+
+
+def derive_seed(*parts: object) -> int:
+    """A stable 63-bit seed from any parts (``derive_seed(seed, game, seat)``).
+
+    The same parts give the same number on every machine and Python version.
+
+    >>> derive_seed(1, 2) == derive_seed(1, 2) != derive_seed(2, 1)
+    True
+    """
+    text = ":".join(repr(p) for p in parts).encode()
+    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> 1
+
+
+def play_round(
+    rnd: Round,
+    bots: Sequence[Bot],
+    *,
+    seed: int | None = None,
+    reset: bool = True,
+    observer: Observer | None = None,
+    max_decisions: int = 100_000,
+) -> PlayedRound:
+    """Let ``bots`` (one per seat, ``bots[i]`` at seat ``i``) play ``rnd`` to its end.
+
+    Before the first decision every bot gets ``reset(seat, rnd.rules, seed_i)`` (unless
+    ``reset`` is false), with ``seed_i = derive_seed(seed, seat)``, or ``None`` when
+    ``seed`` is ``None``.
+
+    At each decision point the driver:
+
+    1. asks each player in :attr:`Round.reactors`, in that order (seat order starting
+       with the player who discarded the top card), ``react(view, its snap actions)``;
+       the first snap returned is applied and the driver starts again at 1 (a new
+       decision point: after a wrong snap the others may still snap; after a correct
+       one the window is closed);
+    2. when nobody snapped, asks the bot of :attr:`Round.to_act`
+       ``act(view, its legal actions)`` and applies the answer.
+
+    Each applied action counts as one decision; ``observer`` (if given) sees each one
+    with its events. A bot that answers with an action it was not offered raises
+    :class:`BotError`; so does a round that needs more than ``max_decisions``.
+    """
+    n = rnd.players
+    if len(bots) != n:
+        raise ValueError(f"the round seats {n} players but {len(bots)} bots were given")
+    if reset:
+        for seat, bot in enumerate(bots):
+            bot.reset(seat, rnd.rules, None if seed is None else derive_seed(seed, seat))
+    decisions = 0
+    while not rnd.is_over:
+        if decisions >= max_decisions:
+            raise BotError(f"the round did not end within {max_decisions} decisions")
+        chosen: Action | None = None
+        for p in rnd.reactors:
+            snaps = [a for a in rnd.legal_actions(p) if a.kind is ActionKind.SNAP]
+            if not snaps:
+                continue
+            answer = bots[p].react(rnd.view(p), snaps)
+            if answer is None:
+                continue
+            if answer not in snaps:
+                raise BotError(f"bot at seat {p} answered {answer}, which it was not offered")
+            chosen = answer
+            break
+        if chosen is None:
+            who = rnd.to_act
+            if who is None:  # pragma: no cover - the round is over
+                break
+            legal = rnd.legal_actions(who)
+            if not legal:  # pragma: no cover - an engine invariant
+                raise BotError(f"seat {who} must decide but has no legal action")
+            chosen = bots[who].act(rnd.view(who), legal)
+            if chosen not in legal:
+                raise BotError(f"bot at seat {who} answered {chosen}, which is not legal now")
+        events = rnd.apply(chosen)
+        decisions += 1
+        if observer is not None:
+            observer(chosen, events)
+    result = rnd.result
+    assert result is not None
+    return PlayedRound(result=result, decisions=decisions, turns=rnd.turns_taken)

@@ -1,0 +1,554 @@
+"""A fair opponent: it remembers what it legally saw, estimates the rest, and plays to win.
+
+:class:`MemoryBot` plays like the practice page's computer opponents. Everything it
+knows comes from its own :class:`~cambio.views.PlayerView` (its opening peek, its
+draws, its peeks, public discards and takes, and cards followed through public swaps)
+and from the rules of the table. It never sees the round, the stock or another
+player's view.
+
+Unknown cards are estimated at the mean value of the cards the bot has not seen: the
+table's deck minus the discard pile, the card being held (when the bot sees it) and
+every card it remembers on the table. With those estimates it:
+
+* improves its grid: it replaces its highest known or estimated card when the card in
+  hand is lower, and takes the top discard when that card is low;
+* uses powers to learn (peek its unknown cards first, then an opponent's) or to dump
+  a known high card on an opponent through a swap;
+* snaps only when it knows the matching card (its own, and another player's where
+  the table allows it), never on a guess;
+* calls when its estimated total is low enough and lower than its estimates of every
+  other player's total by a margin.
+
+>>> import cambio
+>>> from cambio.bots import MemoryBot, MemoryBotConfig, RandomBot, play_round
+>>> bot = MemoryBot(MemoryBotConfig(memory_turns=6))
+>>> rnd = cambio.Round(cambio.RuleSet(), players=3, seed=2)
+>>> play_round(rnd, [bot, RandomBot(1), RandomBot(2)]).result.reason in ("call", "stock")
+True
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+import attrs
+
+from ..actions import Action, ActionKind
+from ..cards import Card
+from ..events import EventKind
+from ..rules import Power, RuleSet
+from ..scoring import team_of
+from ..views import PlayerView
+
+__all__ = ["MemoryBot", "MemoryBotConfig"]
+
+Slot = tuple[int, int]
+"""``(owner seat, position from 1)``."""
+
+
+def _check_memory_turns(instance: object, attribute: object, value: int | None) -> None:
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
+        raise ValueError(f"memory_turns must be None or a whole number of 0 or more, got {value!r}")
+
+
+@attrs.frozen
+class MemoryBotConfig:
+    """The knobs of a :class:`MemoryBot`. The defaults are tuned against random play.
+
+    >>> MemoryBotConfig().memory_turns is None
+    True
+    """
+
+    memory_turns: int | None = attrs.field(default=None, validator=_check_memory_turns)
+    """Forget a card this many turns (anyone's) after last seeing it; ``None``: never.
+    A forgotten card is estimated like any unknown card until the bot sees it again."""
+    call_threshold: float = 11.0
+    """Call only when the bot's estimated total (its team's, with teams) is at most this."""
+    call_margin: float = 5.0
+    """... and at least this much lower than its estimate of every other total."""
+    penalty_caution: float = 0.5
+    """Extra call margin per point of the table's caller penalty."""
+    replace_margin: float = 0.5
+    """Replace a card only when that lowers the estimated total by more than this."""
+    power_value: float = 1.5
+    """What a useful power is worth when choosing between placing a drawn card and
+    discarding it to use its power."""
+    take_max: int = 4
+    """Take the top discard only when it is worth at most this many points ..."""
+    take_gain: float = 2.0
+    """... and it lowers the estimated total by at least this much."""
+    swap_margin: float = 2.0
+    """Use a swap only when it lowers the bot's estimated total by at least this."""
+    peek_opponents: bool = True
+    """Peek at opponents' unknown cards when none of its own are unknown."""
+    snap_own: bool = True
+    """Snap its own known cards that match the top discard (when they score above 0)."""
+    snap_others: bool = True
+    """Snap other players' known matching cards where the table allows it."""
+
+
+class MemoryBot:
+    """The practice page's fair opponent (see the module docstring).
+
+    ``config`` sets its knobs (:class:`MemoryBotConfig`). The bot keeps only what its
+    views showed it; :meth:`reset` starts a new round. It makes no random choice, so
+    the same views always give the same decisions.
+    """
+
+    def __init__(self, config: MemoryBotConfig | None = None) -> None:
+        self.config = config if config is not None else MemoryBotConfig()
+        self.seat = -1
+        self._rules: RuleSet | None = None
+        self._value: dict[Card, int] = {}
+        self._deck: Counter[Card] = Counter()
+        self._deck_mean = 0.0
+        # forgetful memory: slot -> (card, table turn when last seen)
+        self._learned: dict[Slot, tuple[Card, int]] = {}
+        self._seen_events = 0
+        self._now = 0
+        # per-decision state, rebuilt by _observe
+        self._view: PlayerView | None = None
+        self._mean = 0.0
+        self._team: frozenset[int] = frozenset()
+
+    def __repr__(self) -> str:
+        return f"MemoryBot({self.config!r})"
+
+    # ------------------------------------------------------------------ protocol
+    def reset(self, seat: int, rules: RuleSet, seed: int | None) -> None:
+        del seed  # the bot makes no random choice
+        self.seat = seat
+        if rules is not self._rules:
+            self._rules = rules
+            cards = rules.deck.cards()
+            self._deck = Counter(cards)
+            self._value = {c: rules.values.of(c) for c in self._deck}
+            self._deck_mean = sum(self._value[c] for c in cards) / max(1, len(cards))
+        self._learned = {}
+        self._seen_events = 0
+        self._now = 0
+        self._view = None
+
+    def act(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        self._observe(view)
+        choices = [a for a in legal if a.kind is not ActionKind.SNAP] or list(legal)
+        phase = view.phase
+        choice: Action | None = None
+        if phase == "opening":
+            choice = choices[0]
+        elif phase == "turn":
+            choice = self._start_of_turn(view, choices)
+        elif phase in ("drawn", "taken"):
+            choice = self._place(view, choices)
+        elif phase == "power":
+            choice = self._power(view, choices)
+        elif phase == "end_of_turn":
+            call = _first(choices, ActionKind.CALL)
+            if call is not None and self._should_call(view):
+                choice = call
+        elif phase == "give":
+            choice = self._give(choices)
+        if choice is None or choice not in choices:
+            choice = _fallback(choices)
+        return choice
+
+    def react(self, view: PlayerView, snaps: Sequence[Action]) -> Action | None:
+        self._observe(view)
+        top = view.top_discard
+        if top is None:
+            return None
+        key = self._key(top)
+        best: Action | None = None
+        best_gain = 0.0
+        for snap in snaps:
+            gain = self._snap_gain(snap, key)
+            if gain is not None and gain > best_gain:
+                best, best_gain = snap, gain
+        return best
+
+    # ------------------------------------------------------------------ memory
+    def _rules_or_fail(self) -> RuleSet:
+        if self._rules is None:
+            raise RuntimeError("MemoryBot.reset(seat, rules, seed) must be called before a round")
+        return self._rules
+
+    def _observe(self, view: PlayerView) -> None:
+        """Bring the memory up to date with a new view (the only input the bot has)."""
+        self._rules_or_fail()
+        if view.player != self.seat or len(view.history) < self._seen_events:
+            # a view from another seat or a new round without reset: start afresh
+            rules = self._rules
+            assert rules is not None
+            self.reset(view.player, rules, None)
+        self._view = view
+        self._now = sum(view.turns)
+        if self.config.memory_turns is not None:
+            self._follow(view)
+        self._team = frozenset(
+            p
+            for p in range(view.players)
+            if team_of(self._rules_or_fail(), view.players, p)
+            == team_of(self._rules_or_fail(), view.players, self.seat)
+        )
+        self._mean = self._unseen_mean(view)
+
+    def _follow(self, view: PlayerView) -> None:
+        """Forgetful memory: move remembered cards with public moves, learn new ones."""
+        learned = self._learned
+        me = self.seat
+        for event in view.history[self._seen_events :]:
+            kind = event.kind
+            pos = event.positions
+            if kind == EventKind.SWAP and len(pos) == 2:
+                a, b = pos
+                ca, cb = learned.pop(a, None), learned.pop(b, None)
+                if ca is not None:
+                    learned[b] = ca
+                if cb is not None:
+                    learned[a] = cb
+                if event.player == me and event.note == "seen":
+                    learned.pop(a, None)
+                    learned.pop(b, None)
+            elif kind == EventKind.GIVE and len(pos) == 2:
+                moved = learned.pop(pos[0], None)
+                learned.pop(pos[1], None)
+                if moved is not None:
+                    learned[pos[1]] = moved
+            elif kind in (EventKind.PEEK, EventKind.OPENING_PEEK, EventKind.RE_PEEK):
+                if event.player == me:
+                    for slot in pos:
+                        learned.pop(slot, None)  # seen again: learned afresh below
+            elif kind in (
+                EventKind.REPLACE,
+                EventKind.EXCHANGE,
+                EventKind.FAILED_EXCHANGE,
+                EventKind.SNAP,
+                EventKind.WRONG_SNAP,
+                EventKind.PENALTY,
+            ):
+                for slot in pos:
+                    learned.pop(slot, None)
+        self._seen_events = len(view.history)
+        for owner, row in enumerate(view.grids):
+            for i, card in enumerate(row):
+                slot = (owner, i + 1)
+                if card is None:
+                    learned.pop(slot, None)
+                else:
+                    old = learned.get(slot)
+                    if old is None or old[0] != card:
+                        learned[slot] = (card, self._now)
+
+    def _known(self, slot: Slot) -> Card | None:
+        """The card the bot remembers at ``slot`` now."""
+        view = self._view
+        assert view is not None
+        owner, position = slot
+        card = view.grids[owner][position - 1]
+        limit = self.config.memory_turns
+        if card is None or limit is None:
+            return card
+        entry = self._learned.get(slot)
+        if entry is None or self._now - entry[1] >= limit:
+            return None
+        return entry[0]
+
+    def _unseen_mean(self, view: PlayerView) -> float:
+        """The mean value of the cards the bot has not seen anywhere it can place them."""
+        out = self._deck.copy()
+        out.subtract(view.discard)
+        if view.holding is not None:
+            out[view.holding] -= 1
+        for owner in range(view.players):
+            for i, here in enumerate(view.present[owner]):
+                if here:
+                    card = self._known((owner, i + 1))
+                    if card is not None:
+                        out[card] -= 1
+        count = 0
+        total = 0
+        for card, k in out.items():
+            if k > 0:
+                count += k
+                total += k * self._value[card]
+        return total / count if count else self._deck_mean
+
+    # ------------------------------------------------------------------ estimates
+    def _v(self, card: Card) -> int:
+        value = self._value.get(card)
+        if value is None:
+            value = self._rules_or_fail().values.of(card)
+            self._value[card] = value
+        return value
+
+    def _est(self, slot: Slot) -> float:
+        card = self._known(slot)
+        return self._mean if card is None else float(self._v(card))
+
+    def _slots(self, owner: int) -> list[Slot]:
+        view = self._view
+        assert view is not None
+        return [(owner, i + 1) for i, here in enumerate(view.present[owner]) if here]
+
+    def _total(self, seats: Iterable[int]) -> float:
+        return sum(self._est(s) for p in seats for s in self._slots(p))
+
+    def _opponent_totals(self) -> dict[int, float]:
+        """Estimated total per opposing team, keyed by its lowest seat."""
+        view = self._view
+        assert view is not None
+        rules = self._rules_or_fail()
+        teams: dict[int, list[int]] = {}
+        for p in range(view.players):
+            if p not in self._team:
+                teams.setdefault(team_of(rules, view.players, p), []).append(p)
+        return {min(members): self._total(members) for members in teams.values()}
+
+    def _leader_order(self) -> dict[int, float]:
+        """Estimated total of each opponent's team, per opponent seat."""
+        view = self._view
+        assert view is not None
+        rules = self._rules_or_fail()
+        by_team: dict[int, float] = {}
+        out: dict[int, float] = {}
+        for p in range(view.players):
+            if p in self._team:
+                continue
+            t = team_of(rules, view.players, p)
+            if t not in by_team:
+                members = [q for q in range(view.players) if team_of(rules, view.players, q) == t]
+                by_team[t] = self._total(members)
+            out[p] = by_team[t]
+        return out
+
+    def _key(self, card: Card) -> object:
+        return self._v(card) if self._rules_or_fail().snap.match == "value" else card.rank
+
+    # ------------------------------------------------------------------ decisions
+    def _should_call(self, view: PlayerView) -> bool:
+        cfg = self.config
+        mine = self._total(self._team)
+        others = self._opponent_totals()
+        if not others:
+            return mine <= cfg.call_threshold
+        margin = cfg.call_margin + cfg.penalty_caution * max(0, self._rules_or_fail().call.penalty)
+        return mine <= cfg.call_threshold and mine + margin <= min(others.values())
+
+    def _start_of_turn(self, view: PlayerView, choices: Sequence[Action]) -> Action | None:
+        repeek = _first(choices, ActionKind.RE_PEEK)
+        if repeek is not None and any(
+            view.present[self.seat][pos - 1] and self._known((self.seat, pos)) is None
+            for pos in view.opening_positions
+        ):
+            return repeek
+        call = _first(choices, ActionKind.CALL)
+        if call is not None and self._should_call(view):
+            return call
+        take = _first(choices, ActionKind.TAKE)
+        top = view.top_discard
+        if take is not None and top is not None:
+            value = self._v(top)
+            worst = max((self._est(s) for s in self._slots(self.seat)), default=0.0)
+            if value <= self.config.take_max and worst - value >= self.config.take_gain:
+                return take
+        draw = _first(choices, ActionKind.DRAW)
+        if draw is not None:
+            return draw
+        if take is not None:
+            return take
+        return None
+
+    def _place(self, view: PlayerView, choices: Sequence[Action]) -> Action | None:
+        held = view.holding
+        held_value = self._mean if held is None else float(self._v(held))
+        best: Action | None = None
+        best_gain = float("-inf")
+        for action in choices:
+            if action.kind is ActionKind.REPLACE:
+                gain = self._est(action.positions[0]) - held_value
+            elif action.kind is ActionKind.EXCHANGE:
+                cards = [self._known(s) for s in action.positions]
+                known = [c for c in cards if c is not None]
+                if len(known) != len(cards) or len({self._key(c) for c in known}) != 1:
+                    continue  # never gamble on an exchange
+                gain = sum(self._v(c) for c in known) - held_value
+            else:
+                continue
+            if gain > best_gain:
+                best, best_gain = action, gain
+        discard = _first(choices, ActionKind.DISCARD)
+        if discard is None:
+            return best
+        bonus = self.config.power_value if self._power_useful(view, held) else 0.0
+        if best is not None and best_gain > self.config.replace_margin + bonus:
+            return best
+        return discard
+
+    def _power_of(self, card: Card) -> Power | None:
+        return self._rules_or_fail().powers.power_of(card)
+
+    def _power_useful(self, view: PlayerView, held: Card | None) -> bool:
+        """Would discarding the held card give a power worth using?"""
+        rules = self._rules_or_fail()
+        if held is None or not view.holding_from_stock or rules.powers.timing != "discard":
+            return False
+        power = self._power_of(held)
+        if power is None:
+            return False
+        me = self.seat
+        for step in power.steps:
+            if step.action == "peek":
+                if step.scope in ("own", "any") and any(
+                    self._known(s) is None for s in self._slots(me)
+                ):
+                    return True
+                if step.scope in ("other", "any") and self.config.peek_opponents:
+                    return True
+            else:
+                worst = max((self._est(s) for s in self._slots(me)), default=0.0)
+                if worst - self._mean >= self.config.swap_margin or step.scope.startswith("peeked"):
+                    return True
+        return False
+
+    def _current_power(self, view: PlayerView) -> tuple[Power | None, int]:
+        """The power being used and the index of its current step (best effort)."""
+        step = view.power_step
+        for power in self._rules_or_fail().powers.table:
+            if power.name == view.power and step in power.steps:
+                index = len(view.peeked)
+                if index < len(power.steps) and power.steps[index] == step:
+                    return power, index
+                return power, power.steps.index(step)
+        return None, 0
+
+    def _power(self, view: PlayerView, choices: Sequence[Action]) -> Action | None:
+        step = view.power_step
+        skip = _first(choices, ActionKind.SKIP)
+        if step is None:
+            return skip
+        if step.action == "peek":
+            return self._choose_peek(view, choices, skip)
+        return self._choose_swap(choices, skip)
+
+    def _choose_peek(
+        self, view: PlayerView, choices: Sequence[Action], skip: Action | None
+    ) -> Action | None:
+        peeks = [a for a in choices if a.kind is ActionKind.PEEK]
+        if not peeks:
+            return skip
+        me = self.seat
+        grid = view.grid_size
+        power, index = self._current_power(view)
+        later = power.steps[index + 1 :] if power is not None else ()
+        swap_scope = next((s.scope for s in later if s.action == "swap"), None)
+        leaders = self._leader_order()
+
+        def target(a: Action) -> Slot:
+            return a.positions[0]
+
+        own_unknown = [a for a in peeks if target(a)[0] == me and self._known(target(a)) is None]
+        own_unknown.sort(key=lambda a: (target(a)[1] > grid, target(a)[1]))
+        opp_unknown = [
+            a for a in peeks if target(a)[0] not in self._team and self._known(target(a)) is None
+        ]
+        opp_unknown.sort(key=lambda a: (leaders.get(target(a)[0], 0.0), target(a)))
+        own_high = [
+            a
+            for a in peeks
+            if target(a)[0] == me
+            and self._known(target(a)) is not None
+            and self._est(target(a)) - self._mean >= self.config.swap_margin
+        ]
+        own_high.sort(key=lambda a: -self._est(target(a)))
+
+        if swap_scope in ("peeked-any", "peeked-own") and opp_unknown:
+            return opp_unknown[0]  # find a low card, then swap it for our worst
+        if swap_scope in ("peeked-other", "peeked-pair") and own_high:
+            return own_high[0]  # look at our high card so it can be sent away
+        if own_unknown:
+            return own_unknown[0]
+        if opp_unknown and (self.config.peek_opponents or swap_scope is not None):
+            return opp_unknown[0]
+        if skip is not None:
+            return skip
+        return peeks[0]
+
+    def _choose_swap(self, choices: Sequence[Action], skip: Action | None) -> Action | None:
+        swaps = [a for a in choices if a.kind is ActionKind.SWAP]
+        if not swaps:
+            return skip
+        team = self._team
+        leaders = self._leader_order()
+        best: Action | None = None
+        best_key: tuple[float, float] = (float("-inf"), 0.0)
+        for action in swaps:
+            a, b = action.positions
+            ours_a, ours_b = a[0] in team, b[0] in team
+            if ours_a and not ours_b:
+                gain, victim = self._est(a) - self._est(b), b[0]
+            elif ours_b and not ours_a:
+                gain, victim = self._est(b) - self._est(a), a[0]
+            else:
+                gain, victim = 0.0, -1
+            key = (gain, -leaders.get(victim, 0.0))
+            if key > best_key:
+                best, best_key = action, key
+        if best is not None and best_key[0] >= self.config.swap_margin:
+            return best
+        return skip if skip is not None else best
+
+    def _give(self, choices: Sequence[Action]) -> Action | None:
+        gives = [a for a in choices if a.kind is ActionKind.GIVE]
+        if not gives:
+            return None
+        return max(gives, key=lambda a: (self._est(a.positions[0]), -a.positions[0][1]))
+
+    def _snap_gain(self, snap: Action, key: object) -> float | None:
+        """How much a snap lowers the bot's side's total, or None if not certain to match."""
+        cfg = self.config
+        total = 0.0
+        for slot in snap.positions:
+            card = self._known(slot)
+            if card is None or self._key(card) != key:
+                return None
+            owner = slot[0]
+            if owner == self.seat:
+                if not cfg.snap_own or self._v(card) <= 0:
+                    return None
+                total += self._v(card)
+            else:
+                if not cfg.snap_others:
+                    return None
+                if owner in self._team:
+                    if self._v(card) <= 0:
+                        return None
+                    total += self._v(card)
+                else:
+                    # our worst card goes to that player in its place
+                    own = self._slots(self.seat)
+                    total += max((self._est(s) for s in own), default=0.0)
+        return total
+
+
+def _first(actions: Iterable[Action], kind: ActionKind) -> Action | None:
+    for action in actions:
+        if action.kind is kind:
+            return action
+    return None
+
+
+def _fallback(choices: Sequence[Action]) -> Action:
+    """A sensible legal action when no rule above chose one: never a call by accident."""
+    for kind in (
+        ActionKind.DRAW,
+        ActionKind.PASS,
+        ActionKind.SKIP,
+        ActionKind.DISCARD,
+        ActionKind.TAKE,
+    ):
+        found = _first(choices, kind)
+        if found is not None:
+            return found
+    others = [a for a in choices if a.kind is not ActionKind.CALL]
+    return (others or list(choices))[0]

@@ -1,0 +1,66 @@
+"""A bot that picks uniformly among its legal actions: the baseline every bot must beat.
+
+>>> import cambio
+>>> from cambio.bots import RandomBot, play_round
+>>> rnd = cambio.Round(cambio.RuleSet(), players=2, seed=3)
+>>> play_round(rnd, [RandomBot(1), RandomBot(2, never_call=True)]).decisions > 0
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from ..actions import Action, ActionKind
+from ..rules import RuleSet
+from ..views import PlayerView
+
+__all__ = ["RandomBot"]
+
+
+class RandomBot:
+    """Uniform over the legal actions, with two knobs.
+
+    ``act`` picks uniformly among the legal actions other than snaps (snapping is
+    decided in ``react``). With ``never_call`` it never picks a call unless calling is
+    the only thing it can do.
+
+    ``react``: each time the bot is offered snaps it snaps with probability
+    ``snap_rate`` (a guess, so usually wrong), choosing uniformly among the offered
+    snaps; otherwise it lets the discard go.
+
+    ``seed`` seeds its random choices; :meth:`reset` with a seed re-seeds them.
+    """
+
+    def __init__(
+        self, seed: int | None = None, *, never_call: bool = False, snap_rate: float = 0.02
+    ) -> None:
+        if not 0.0 <= snap_rate <= 1.0:
+            raise ValueError(f"snap_rate must be between 0 and 1, got {snap_rate!r}")
+        self.never_call = never_call
+        self.snap_rate = snap_rate
+        self.seat = -1
+        self._rng = random.Random(seed)
+
+    def __repr__(self) -> str:
+        return f"RandomBot(never_call={self.never_call}, snap_rate={self.snap_rate})"
+
+    def reset(self, seat: int, rules: RuleSet, seed: int | None) -> None:
+        del rules  # a random player needs no rules
+        self.seat = seat
+        if seed is not None:
+            self._rng = random.Random(seed)
+
+    def act(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        del view
+        choices = [a for a in legal if a.kind is not ActionKind.SNAP] or list(legal)
+        if self.never_call:
+            choices = [a for a in choices if a.kind is not ActionKind.CALL] or choices
+        return choices[self._rng.randrange(len(choices))]
+
+    def react(self, view: PlayerView, snaps: Sequence[Action]) -> Action | None:
+        del view
+        if not snaps or self._rng.random() >= self.snap_rate:
+            return None
+        return snaps[self._rng.randrange(len(snaps))]
