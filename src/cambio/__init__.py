@@ -5,6 +5,7 @@ from __future__ import annotations
 from .actions import Action, ActionKind, ActionSpace
 from .cards import Card
 from .errors import IllegalActionError, Problem, RuleSetError
+from .events import Event
 from .loading import (
     available_variants,
     load_ruleset,
@@ -14,7 +15,7 @@ from .loading import (
     ruleset_to_toml,
     variant_summaries,
 )
-from .events import Event
+from .match import Match, MatchResult, MatchView, RoundRecord
 from .round import Phase, Round
 from .rules import RuleSet, check_rules
 from .scoring import HandCard, RoundResult
@@ -28,9 +29,13 @@ __all__ = [
     "Card",
     "Event",
     "HandCard",
+    "Match",
+    "MatchResult",
+    "MatchView",
     "Phase",
     "PlayerView",
     "Round",
+    "RoundRecord",
     "RoundResult",
     "IllegalActionError",
     "Problem",

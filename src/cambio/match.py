@@ -1,0 +1,1021 @@
+"""A match: rounds that add up, with dealers, starters, eliminations, ties and teams.
+
+A :class:`Match` is a sequence of :class:`~cambio.round.Round` objects played under one
+:class:`~cambio.rules.RuleSet`. It drives nothing by itself: the caller applies actions
+through :meth:`Match.apply`, exactly as with a round, and when a round ends the match
+records it and deals the next one (or ends).
+
+>>> import random, cambio
+>>> m = cambio.Match("elimination", players=3, seed=0)
+>>> m.round_number, m.round_seats, m.dealer, m.to_act
+(1, (0, 1, 2), 1, 2)
+>>> rng = random.Random(0)
+>>> while not m.is_over:  # uniformly random legal actions, snaps and calls included
+...     _ = m.apply(rng.choice(m.legal_action_ids()))
+>>> m.result.winners, m.result.reason, m.result.totals
+((1,), 'last-standing', (132, 41, 107))
+>>> [(r.players, r.scores) for r in m.result.rounds[-2:]]
+[((0, 1), (29, 0, None)), ((0, 1), (44, 0, None))]
+>>> cambio.Match.from_json(m.to_json()) == m
+True
+
+Seats
+-----
+The match's seats are fixed, ``0 .. players - 1``. A round may be played by fewer of
+them: eliminated players sit out, and a tie-break round is played by the tied players
+only. Inside that round the players sit in seats ``0 .. k - 1`` (in match-seat order, so
+clockwise order and partnerships are kept); :attr:`Match.round_seats` maps a round seat
+to its match seat.
+
+**Everything the Match API takes or returns is in match seats**: :attr:`Match.to_act`,
+:attr:`Match.reactors`, the ``player`` of :meth:`Match.legal_actions` and
+:meth:`Match.view`, every :class:`~cambio.actions.Action` (its ``player`` and the owner
+of each of its positions), the integer ids of :attr:`Match.space` (a fixed action space
+for all the match's seats, the same for every round), the events returned by
+:meth:`Match.apply`, and the view's grids, history and result. Only :attr:`Match.round`,
+the raw current round, speaks round seats; read it, but do not apply actions to it
+directly (the match would not record them).
+
+Dealers and starters
+--------------------
+``first_dealer``: ``first-seat``: seat 0 deals the first round (so seat 1 starts it on a
+left-of-dealer table); ``random``: a seat drawn from the match seed; ``high-card``: each
+player draws one card from a deck of the table shuffled by the match seed, the highest
+rank deals, and players tied for the highest draw again (the draws are recorded as
+``high-card`` events in :attr:`Match.events`). The rank order is the order in which the
+table's deck lists its ranks: for a standard deck the ace is lowest and the king
+highest, with a joker above the king; a custom deck ranks in the order of its listing.
+After the first round the deal passes clockwise (to the next higher seat, wrapping
+round) to the next player who plays the new round.
+
+``starter``: ``left-of-dealer``: the next player clockwise after the dealer among the
+round's players. ``worst-hand``: in the first round, left of the dealer; later, the
+round's player with the highest *hand total* (not score) in the previous round; a tie
+goes to the first tied player clockwise from the previous round's starter (that starter
+included).
+
+Scores and totals
+-----------------
+A round's scores (:attr:`~cambio.scoring.RoundResult.scores`) already hold the table's
+winner-scores-zero, caller penalty or bonus and combination; the match adds them up.
+With teams (``teams.size > 1``) the partnerships are fixed for the match
+(:func:`~cambio.scoring.teams_of`); a team's total adds its round score once per round,
+every partner shows the team's total in :attr:`Match.totals`, and a team is eliminated,
+halved or wins as one.
+
+``exact_limit``: after a round's scores are added and before the end is checked, a
+total of exactly ``limit`` drops to ``limit // 2`` (``once``: the first time per player
+or team in the match; ``always``: every time). The halving is recorded in the round's
+:attr:`RoundRecord.adjustments`, so every total equals the sum of its round scores plus
+its adjustments.
+
+How a match ends
+----------------
+"Crosses the limit" means a total of ``limit`` or more when ``at_limit`` is true,
+strictly more otherwise.
+
+- ``single``: one round; its winners win the match (``match.tie`` does not apply: the
+  round's own tie-break chain has decided).
+- ``elimination``: after each round, every player or team of that round whose total
+  crosses the limit is out and sits out later rounds. When one is left, it wins
+  (reason ``last-standing``). **Decision**: if every remaining player crosses in the
+  same round, the lowest total among them wins, a tie being settled by ``match.tie``
+  (reason ``all-out``).
+- ``limit``: as soon as any total crosses the limit after a round, the lowest total of
+  all wins (ties by ``match.tie``).
+- ``rounds``: after ``match.rounds`` rounds (tie-break rounds not counted), the lowest
+  total wins (ties by ``match.tie``).
+
+A tie for the match: ``share`` makes every tied player or team a winner. With
+``extra-round``, one more round is dealt to the tied players only; **decision**: that
+round's winners (as the table scores a round, tie-break chain included) are still in
+contention, and its scores are added to the totals like any round's. One winner ends
+the match; several play another extra round among themselves, at most
+:data:`MAX_EXTRA_ROUNDS` times, after which those still tied share the win.
+
+A safety net: a match that is still going after :data:`MAX_ROUNDS` rounds (possible only
+on tables whose scores can keep totals from ever crossing the limit) ends with the
+lowest total winning among those still in (reason ``round-cap``).
+
+Determinism
+-----------
+Round ``i`` (from 0) is dealt with the seed ``random.Random(f"{seed}:round:{i}")``, the
+random first dealer and the high-card draw use their own seeded streams, so the match
+seed and the list of actions reproduce a match: :meth:`Match.replay`,
+:meth:`Match.to_dict` and :meth:`Match.from_dict` rely on it. ``decks`` gives prepared
+decks per round (index ``i`` for round ``i``, with the :class:`~cambio.round.Round`
+meaning of a prepared deck; ``None`` or a missing entry shuffles that round by its seed).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import attrs
+
+from .actions import Action, ActionKind, ActionSpace, action_space, opening_choices
+from .cards import Card
+from .errors import IllegalActionError
+from .events import Event
+from .round import Round
+from .rules import RuleSet
+from .scoring import HandCard, RoundResult, team_of, teams_of
+from .views import PlayerView
+
+__all__ = [
+    "MAX_EXTRA_ROUNDS",
+    "MAX_ROUNDS",
+    "SAVE_FORMAT",
+    "Match",
+    "MatchEventKind",
+    "MatchResult",
+    "MatchView",
+    "RoundRecord",
+]
+
+SAVE_FORMAT = "cambio-match/1"
+
+MAX_EXTRA_ROUNDS = 5
+"""Tie-break rounds played in a row before the players still tied share the win."""
+
+MAX_ROUNDS = 1000
+"""Rounds after which a match that has not ended is stopped (lowest total wins)."""
+
+
+class MatchEventKind:
+    """The kinds of match-level events (plain strings, as for round events)."""
+
+    HIGH_CARD = "high-card"
+    """A player drew a card to choose the first dealer (``note``: the draw number)."""
+    DEALER = "dealer"
+    """The first dealer is chosen (``note``: how)."""
+    ROUND_START = "round-start"
+    """A round is dealt; ``player`` is its dealer, ``positions`` list ``(starter, 0)``."""
+    ROUND_END = "round-end"
+    """A round ended (``note``: its number and reason)."""
+    HALVED = "halved"
+    """A total of exactly the limit dropped to half of it."""
+    OUT = "out"
+    """A player (each partner of a team) is eliminated."""
+    TIE = "tie"
+    """The match is tied; an extra round among the tied players follows."""
+    MATCH_END = "match-end"
+    """The match is over; ``note`` names the winners and the reason."""
+
+
+@attrs.frozen
+class RoundRecord:
+    """One line of the match's score table: a finished round, in match seats.
+
+    ``players`` are the match seats that played it (round seat ``i`` is
+    ``players[i]``); ``scores[s]`` is seat ``s``'s round score (``None`` when ``s`` sat
+    out); ``adjustments[s]`` is the change made after the round by the exact-limit rule
+    (0 or ``limit // 2 - limit``); ``totals`` are every seat's totals after the round;
+    ``out`` the seats eliminated after it. ``result`` is the round's own result, in its
+    round seats.
+    """
+
+    number: int
+    extra: bool
+    players: tuple[int, ...]
+    dealer: int
+    starter: int
+    scores: tuple[int | None, ...]
+    adjustments: tuple[int, ...]
+    totals: tuple[int, ...]
+    out: tuple[int, ...]
+    result: RoundResult
+
+    @property
+    def reason(self) -> str:
+        """Why the round ended (``call``, ``stock``, ``empty-grid``, ``turn-cap``)."""
+        return self.result.reason
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The round's winners, in match seats."""
+        return tuple(self.players[w] for w in self.result.winners)
+
+
+@attrs.frozen
+class MatchResult:
+    """How a match ended.
+
+    ``winners`` are match seats (every partner of a winning team); ``shared`` says
+    whether several players or teams share the win; ``reason`` is ``single``,
+    ``last-standing``, ``all-out``, ``limit``, ``rounds`` or ``round-cap``;
+    ``extra_rounds`` counts the tie-break rounds played; ``rounds`` is the whole score
+    table.
+    """
+
+    winners: tuple[int, ...]
+    totals: tuple[int, ...]
+    team_totals: tuple[int, ...]
+    rounds: tuple[RoundRecord, ...]
+    reason: str
+    shared: bool
+    extra_rounds: int
+    eliminated: tuple[int, ...]
+
+    @property
+    def round_count(self) -> int:
+        """How many rounds were played, tie-break rounds included."""
+        return len(self.rounds)
+
+
+@attrs.frozen
+class MatchView:
+    """What one player may know of a match: the current round's view plus the match.
+
+    ``round`` is :meth:`cambio.Round.view` translated into match seats (``players`` is
+    the match's seat count; a seat that sits out the round has an empty grid, no turns,
+    and in a final ``result`` an empty hand, total 0 and score 0), or ``None`` when the
+    viewer sits out the round. Everything else is public match information.
+    """
+
+    player: int
+    players: int
+    round: PlayerView | None
+    round_number: int
+    extra_round: bool
+    round_seats: tuple[int, ...]
+    dealer: int
+    starter: int
+    totals: tuple[int, ...]
+    team_totals: tuple[int, ...]
+    teams: tuple[tuple[int, ...], ...]
+    eliminated: tuple[int, ...]
+    table: tuple[RoundRecord, ...]
+    result: MatchResult | None
+
+    @property
+    def is_over(self) -> bool:
+        return self.result is not None
+
+
+def _as_card(card: Card | str) -> Card:
+    if isinstance(card, Card):
+        return card
+    if isinstance(card, str):
+        return Card.parse(card)
+    raise TypeError(f"expected a Card or a card text such as 'KH', got {card!r}")
+
+
+def _derive(seed: int, what: str) -> random.Random:
+    return random.Random(f"{seed}:{what}")
+
+
+class Match:
+    """A match of Cambio: rounds under one RuleSet until the table's match end.
+
+    ``rules`` is a :class:`~cambio.rules.RuleSet` or a profile name; ``players`` defaults
+    to the table's default; ``seed`` (a whole number, random when omitted) fixes every
+    deal and draw; ``decks`` optionally gives a prepared deck per round (see the module
+    documentation for seats, dealers, scoring, the end and ties).
+    """
+
+    def __init__(
+        self,
+        rules: RuleSet | str,
+        players: int | None = None,
+        *,
+        seed: int | None = None,
+        decks: Sequence[Sequence[Card | str] | None] | None = None,
+    ) -> None:
+        if isinstance(rules, str):
+            from .loading import load_ruleset
+
+            rules = load_ruleset(rules)
+        if not isinstance(rules, RuleSet):
+            raise TypeError(f"expected a RuleSet or a profile name, got {rules!r}")
+        n = rules.players.default if players is None else players
+        if isinstance(n, bool) or not isinstance(n, int):
+            raise TypeError(f"players must be a whole number, got {n!r}")
+        lo, hi = rules.players.min, rules.players.max
+        if not lo <= n <= hi:
+            raise ValueError(f"the {rules.name} table seats {lo} to {hi} players, not {n}")
+        size = rules.teams.size
+        if size > 1 and n % size:
+            raise ValueError(f"teams of {size} need a multiple of {size} players, not {n}")
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**63)
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise TypeError(f"seed must be a whole number, got {seed!r}")
+        self.rules = rules
+        self.players = n
+        self.seed = seed
+        self.decks: tuple[tuple[Card, ...] | None, ...] = tuple(
+            None if d is None else tuple(_as_card(c) for c in d) for d in (decks or ())
+        )
+        self.space: ActionSpace = action_space(
+            n,
+            rules.grid.max_positions,
+            opening_choices(rules.opening.positions, rules.opening.count),
+            rules.turn.exchange_equal,
+            rules.snap.several,
+        )
+        """The action ids of the whole match: one space for all its seats and rounds."""
+        self.teams: tuple[tuple[int, ...], ...] = teams_of(rules, n)
+        """The fixed partnerships (each player alone when the table has no teams)."""
+        self._unit = [team_of(rules, n, s) for s in range(n)]
+        units = len(self.teams)
+        self._totals = [0] * units
+        self._out: list[int] = []  # units, in the order they went out
+        self._halved: set[int] = set()
+        self._records: list[RoundRecord] = []
+        self._rounds: list[Round] = []
+        self._actions: list[Action] = []
+        self._events: list[Event] = []
+        self._regular = 0
+        self._extra = 0
+        self._tied: tuple[int, ...] = ()  # units in contention during tie-break rounds
+        self._tie_reason = ""
+        self._result: MatchResult | None = None
+        self._seats: tuple[int, ...] = ()
+        self._index: dict[int, int] = {}
+        self._identity = True
+        self._dealer = -1
+        self._starter = -1
+
+        self._dealer = self._first_dealer()
+        self._start_round(tuple(range(n)), extra=False)
+
+    # ------------------------------------------------------------------ set-up
+    def _first_dealer(self) -> int:
+        how = self.rules.match.first_dealer
+        n = self.players
+        if how == "random":
+            dealer = _derive(self.seed, "first-dealer").randrange(n)
+            self._log(Event(MatchEventKind.DEALER, dealer, note="random"))
+            return dealer
+        if how == "high-card":
+            return self._high_card()
+        self._log(Event(MatchEventKind.DEALER, 0, note="first seat"))
+        return 0
+
+    def _high_card(self) -> int:
+        rng = _derive(self.seed, "high-card")
+        order = {rank: i for i, rank in enumerate(self.rules.deck.rank_names())}
+        deck: list[Card] = []
+        contenders = list(range(self.players))
+        draw = 0
+        while len(contenders) > 1:
+            draw += 1
+            drawn: dict[int, Card] = {}
+            for p in contenders:
+                if not deck:
+                    deck = self.rules.deck.cards()
+                    rng.shuffle(deck)
+                card = deck.pop()
+                drawn[p] = card
+                self._log(Event(MatchEventKind.HIGH_CARD, p, cards=(card,), note=f"draw {draw}"))
+            best = max(order[c.rank] for c in drawn.values())
+            contenders = [p for p in contenders if order[drawn[p].rank] == best]
+        self._log(Event(MatchEventKind.DEALER, contenders[0], note="high card"))
+        return contenders[0]
+
+    def _round_rules(self, k: int) -> RuleSet:
+        rules = self.rules
+        if k < rules.players.min:
+            # A tie-break or late elimination round among fewer players than the table's
+            # minimum for a new match: the round is still played.
+            return attrs.evolve(rules, players=attrs.evolve(rules.players, min=k))
+        return rules
+
+    def _next_in(self, after: int, seats: Sequence[int]) -> int:
+        """The first of ``seats`` clockwise after match seat ``after``."""
+        n = self.players
+        members = set(seats)
+        for step in range(1, n + 1):
+            s = (after + step) % n
+            if s in members:
+                return s
+        raise AssertionError("no seat to choose from")
+
+    def _choose_starter(self, seats: tuple[int, ...], dealer: int) -> int:
+        if self.rules.match.starter == "worst-hand" and self._records:
+            prev = self._records[-1]
+            totals = {prev.players[i]: t for i, t in enumerate(prev.result.totals)}
+            candidates = [s for s in seats if s in totals]
+            if candidates:
+                worst = max(totals[s] for s in candidates)
+                tied = {s for s in candidates if totals[s] == worst}
+                n = self.players
+                for step in range(n):
+                    s = (prev.starter + step) % n
+                    if s in tied:
+                        return s
+        return self._next_in(dealer, seats)
+
+    def _start_round(self, seats: tuple[int, ...], *, extra: bool) -> list[Event]:
+        index = len(self._records)
+        if index > 0:
+            self._dealer = self._next_in(self._dealer, seats)
+        dealer = self._dealer
+        starter = self._choose_starter(seats, dealer)
+        self._starter = starter
+        self._seats = seats
+        self._index = {s: i for i, s in enumerate(seats)}
+        self._identity = len(seats) == self.players
+        deck = self.decks[index] if index < len(self.decks) else None
+        round_seed = _derive(self.seed, f"round:{index}").randrange(2**63)
+        rnd = Round(
+            self._round_rules(len(seats)),
+            len(seats),
+            seed=round_seed,
+            deck=deck,
+            dealer=self._index[dealer],
+            starter=self._index[starter],
+        )
+        self._round = rnd
+        self._rounds.append(rnd)
+        note = f"round {index + 1}" + (" (tie-break)" if extra else "")
+        start = Event(MatchEventKind.ROUND_START, dealer, ((starter, 0),), note=note)
+        self._log(start)
+        return [start, *self._events_out(rnd.events)]
+
+    def _log(self, event: Event) -> None:
+        self._events.append(event)
+
+    # ------------------------------------------------------------------ seats
+    @property
+    def round(self) -> Round:
+        """The current round (the last one once the match is over), in round seats."""
+        return self._round
+
+    @property
+    def round_seats(self) -> tuple[int, ...]:
+        """The match seat of each round seat of the current round."""
+        return self._seats
+
+    def round_seat(self, seat: int) -> int | None:
+        """The round seat of match seat ``seat`` in the current round (``None``: sits out)."""
+        return self._index.get(seat)
+
+    @property
+    def round_number(self) -> int:
+        """The number (from 1) of the current round; of the last one once the match is over."""
+        return len(self._rounds)
+
+    @property
+    def played_rounds(self) -> tuple[Round, ...]:
+        """Every round of the match so far, the current one last (round seats)."""
+        return tuple(self._rounds)
+
+    @property
+    def extra_round(self) -> bool:
+        """Whether the current round is a tie-break round."""
+        return bool(self._tied)
+
+    @property
+    def dealer(self) -> int:
+        """The dealer of the current round (match seat)."""
+        return self._dealer
+
+    @property
+    def starter(self) -> int:
+        """The player who starts the current round (match seat)."""
+        return self._starter
+
+    # --- translation between match seats and round seats
+    def _round_action(self, action: Action | int) -> Action | int:
+        """``action`` (match seats) as the current round's action (round seats)."""
+        if isinstance(action, bool):
+            raise IllegalActionError(action, "an action is an Action or an action id, not a bool")
+        if self._identity:
+            return action
+        if isinstance(action, int):
+            if not 0 <= action < self.space.size:
+                raise IllegalActionError(action, f"action ids run from 0 to {self.space.size - 1}")
+            action = self.space.decode(action)
+        if not isinstance(action, Action):
+            raise IllegalActionError(action, "an action is an Action or an action id")
+        index = self._index
+        who = index.get(action.player)
+        if who is None:
+            raise IllegalActionError(action, f"P{action.player} sits out this round")
+        positions = []
+        for slot in action.positions:
+            try:
+                owner, position = slot
+            except (TypeError, ValueError):
+                raise IllegalActionError(action, f"position {slot!r} is not a pair") from None
+            o = index.get(owner)
+            if o is None:
+                raise IllegalActionError(action, f"P{owner} sits out this round")
+            positions.append((o, position))
+        return Action(action.kind, who, tuple(positions))
+
+    def _action_out(self, action: Action) -> Action:
+        if self._identity:
+            return action
+        seats = self._seats
+        return Action(
+            action.kind, seats[action.player], tuple((seats[o], p) for o, p in action.positions)
+        )
+
+    def _event_out(self, event: Event) -> Event:
+        seats = self._seats
+        return attrs.evolve(
+            event,
+            player=seats[event.player] if event.player >= 0 else event.player,
+            positions=tuple((seats[o], p) for o, p in event.positions),
+            seen_by=None if event.seen_by is None else frozenset(seats[s] for s in event.seen_by),
+        )
+
+    def _events_out(self, events: Iterable[Event]) -> list[Event]:
+        if self._identity:
+            return list(events)
+        return [self._event_out(e) for e in events]
+
+    def _result_out(self, res: RoundResult) -> RoundResult:
+        seats, n = self._seats, self.players
+        hands: list[tuple[HandCard, ...]] = [()] * n
+        totals = [0] * n
+        scores = [0] * n
+        for i, s in enumerate(seats):
+            hands[s] = res.hands[i]
+            totals[s] = res.totals[i]
+            scores[s] = res.scores[i]
+        team_totals: tuple[int, ...] = ()
+        if res.team_totals:
+            tt = [0] * len(self.teams)
+            for u, total in enumerate(res.team_totals):
+                tt[self._unit[seats[u]]] = total  # round team u holds round seat u
+            team_totals = tuple(tt)
+        return attrs.evolve(
+            res,
+            caller=None if res.caller is None else seats[res.caller],
+            hands=tuple(hands),
+            totals=tuple(totals),
+            scores=tuple(scores),
+            winners=tuple(sorted(seats[w] for w in res.winners)),
+            team_totals=team_totals,
+            combination=None if res.combination is None else seats[res.combination],
+        )
+
+    def _view_out(self, view: PlayerView) -> PlayerView:
+        if self._identity:
+            return view
+        seats, n = self._seats, self.players
+
+        def seat(r: int | None) -> int | None:
+            return None if r is None else seats[r]
+
+        grids: list[tuple[Card | None, ...]] = [()] * n
+        present: list[tuple[bool, ...]] = [()] * n
+        turns = [0] * n
+        for i, s in enumerate(seats):
+            grids[s] = view.grids[i]
+            present[s] = view.present[i]
+            turns[s] = view.turns[i]
+        return attrs.evolve(
+            view,
+            player=seats[view.player],
+            players=n,
+            current=seats[view.current],
+            to_act=seat(view.to_act),
+            caller=seat(view.caller),
+            grids=tuple(grids),
+            present=tuple(present),
+            peeked=tuple((seats[o], p) for o, p in view.peeked),
+            turns=tuple(turns),
+            history=tuple(self._event_out(e) for e in view.history),
+            result=None if view.result is None else self._result_out(view.result),
+        )
+
+    # ------------------------------------------------------------------ public state
+    @property
+    def is_over(self) -> bool:
+        return self._result is not None
+
+    @property
+    def result(self) -> MatchResult | None:
+        """How the match ended, once it is over."""
+        return self._result
+
+    @property
+    def to_act(self) -> int | None:
+        """The match seat whose decision moves the game on (``None`` when it is over)."""
+        if self._result is not None:
+            return None
+        who = self._round.to_act
+        return None if who is None else self._seats[who]
+
+    @property
+    def reactors(self) -> tuple[int, ...]:
+        """Match seats with snap actions now, in the order a driver should ask them."""
+        if self._result is not None:
+            return ()
+        return tuple(self._seats[p] for p in self._round.reactors)
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Every seat's match total (each partner shows the team's total)."""
+        return tuple(self._totals[u] for u in self._unit)
+
+    @property
+    def team_totals(self) -> tuple[int, ...]:
+        """Each team's match total, in the order of :attr:`teams` (empty without teams)."""
+        return tuple(self._totals) if self.rules.teams.size > 1 else ()
+
+    @property
+    def eliminated(self) -> tuple[int, ...]:
+        """Match seats that are out, in ascending order."""
+        return tuple(sorted(s for u in self._out for s in self.teams[u]))
+
+    @property
+    def records(self) -> tuple[RoundRecord, ...]:
+        """The score table: one record per finished round."""
+        return tuple(self._records)
+
+    @property
+    def actions(self) -> tuple[Action, ...]:
+        """Every action applied so far, in match seats."""
+        return tuple(self._actions)
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """The match-level events (dealer choice, round starts and ends, eliminations)."""
+        return tuple(self._events)
+
+    # ------------------------------------------------------------------ legality
+    def legal_action_ids(self, player: int | None = None) -> list[int]:
+        """Ids in :attr:`space` of every legal action, of one seat or of everyone."""
+        if self._result is not None:
+            return []
+        if self._identity:
+            return self._round.legal_action_ids(player)
+        if player is None:
+            out: list[int] = []
+            for s in self._seats:
+                out.extend(self.legal_action_ids(s))
+            return sorted(out)
+        r = self._index.get(player)
+        if r is None:
+            return []
+        encode = self.space.encode
+        return sorted(encode(self._action_out(a)) for a in self._round.legal_actions(r))
+
+    def legal_actions(self, player: int | None = None) -> list[Action]:
+        """Every legal action (in match seats), in a stable order (by id)."""
+        decode = self.space.decode
+        return [decode(a) for a in self.legal_action_ids(player)]
+
+    def legal_action_mask(self, player: int) -> list[bool]:
+        """A mask over :attr:`space`: ``True`` where ``player`` may act."""
+        mask = [False] * self.space.size
+        for a in self.legal_action_ids(player):
+            mask[a] = True
+        return mask
+
+    def can_apply(self, action: Action | int) -> bool:
+        """Whether ``action`` (match seats) is legal now."""
+        if self._result is not None:
+            return False
+        try:
+            return self._round.can_apply(self._round_action(action))
+        except IllegalActionError:
+            return False
+
+    def verify(self, action: Action | int) -> None:
+        """Raise :class:`~cambio.errors.IllegalActionError` unless ``action`` is legal now."""
+        if self._result is not None:
+            raise IllegalActionError(action, "the match is over")
+        try:
+            self._round.verify(self._round_action(action))
+        except IllegalActionError as exc:
+            raise IllegalActionError(action, exc.reason) from None
+
+    # ------------------------------------------------------------------ apply
+    def apply(self, action: Action | int) -> list[Event]:
+        """Apply a legal action (match seats); return the events, in match seats.
+
+        When the action ends the round, the round is recorded and the next one dealt (or
+        the match ends); the returned events then include the match events and the new
+        round's deal. An illegal action raises
+        :class:`~cambio.errors.IllegalActionError` and changes nothing.
+        """
+        if self._result is not None:
+            raise IllegalActionError(action, "the match is over")
+        try:
+            inner = self._round_action(action)
+            before = len(self._round.action_ids)
+            events = self._round.apply(inner)
+        except IllegalActionError as exc:
+            raise IllegalActionError(action, exc.reason) from None
+        return self._after(before, events)
+
+    def resolve_snaps(self, actions: Iterable[Action | int]) -> list[Event]:
+        """Apply snaps declared at the same moment (match seats), as
+        :meth:`cambio.Round.resolve_snaps` does; the snaps actually applied are recorded."""
+        if self._result is not None:
+            raise IllegalActionError(list(actions), "the match is over")
+        inner = [self._round_action(a) for a in actions]
+        before = len(self._round.action_ids)
+        events = self._round.resolve_snaps(inner)
+        return self._after(before, events)
+
+    def _after(self, before: int, events: list[Event]) -> list[Event]:
+        rnd = self._round
+        decode = rnd.space.decode
+        for aid in rnd.action_ids[before:]:
+            self._actions.append(self._action_out(decode(aid)))
+        out = self._events_out(events)
+        if rnd.is_over:
+            out.extend(self._finish_round())
+        return out
+
+    # ------------------------------------------------------------------ between rounds
+    def _crosses(self, total: int) -> bool:
+        m = self.rules.match
+        return total >= m.limit if m.at_limit else total > m.limit
+
+    def _finish_round(self) -> list[Event]:
+        res = self._round.result
+        assert res is not None
+        seats = self._seats
+        n = self.players
+        m = self.rules.match
+        extra = bool(self._tied)
+        if not extra:
+            self._regular += 1
+        number = len(self._records) + 1
+        start = len(self._events)
+        self._log(Event(MatchEventKind.ROUND_END, note=f"round {number}: {res.reason}"))
+
+        played: list[int] = []  # units, in round order
+        unit_score: dict[int, int] = {}
+        for i, s in enumerate(seats):
+            u = self._unit[s]
+            if u not in unit_score:
+                unit_score[u] = res.scores[i]
+                played.append(u)
+        for u in played:
+            self._totals[u] += unit_score[u]
+
+        unit_adjust: dict[int, int] = {}
+        if m.exact_limit != "none":
+            for u in played:
+                if self._totals[u] == m.limit and (
+                    m.exact_limit == "always" or u not in self._halved
+                ):
+                    half = m.limit // 2
+                    unit_adjust[u] = half - m.limit
+                    self._totals[u] = half
+                    self._halved.add(u)
+                    for s in self.teams[u]:
+                        self._log(Event(MatchEventKind.HALVED, s, note=f"{m.limit} -> {half}"))
+
+        out_now: list[int] = []
+        if m.end == "elimination" and not extra:
+            out_now = [u for u in played if self._crosses(self._totals[u])]
+            for u in out_now:
+                self._out.append(u)
+                for s in self.teams[u]:
+                    self._log(Event(MatchEventKind.OUT, s, note=f"total {self._totals[u]}"))
+
+        scores: list[int | None] = [None] * n
+        for s in seats:
+            scores[s] = unit_score[self._unit[s]]
+        self._records.append(
+            RoundRecord(
+                number=number,
+                extra=extra,
+                players=seats,
+                dealer=self._dealer,
+                starter=self._starter,
+                scores=tuple(scores),
+                adjustments=tuple(unit_adjust.get(self._unit[s], 0) for s in range(n)),
+                totals=self.totals,
+                out=tuple(sorted(s for u in out_now for s in self.teams[u])),
+                result=res,
+            )
+        )
+        follow = self._next(res, played, out_now)
+        return self._events[start:] + follow
+
+    def _next(self, res: RoundResult, played: list[int], out_now: list[int]) -> list[Event]:
+        """Decide whether the match goes on; deal the next round or end it."""
+        m = self.rules.match
+        seats = self._seats
+        round_winners = sorted({self._unit[seats[w]] for w in res.winners})
+        if self._tied:
+            self._extra += 1
+            if len(round_winners) == 1 or self._extra >= MAX_EXTRA_ROUNDS:
+                return self._finish(round_winners, self._tie_reason)
+            return self._tie(round_winners, self._tie_reason)
+        if m.end == "single":
+            return self._finish(round_winners, "single")
+        active = [u for u in range(len(self.teams)) if u not in self._out]
+        if m.end == "elimination":
+            if len(active) == 1:
+                return self._finish(active, "last-standing")
+            if not active:
+                return self._decide(out_now, "all-out")
+        elif m.end == "limit":
+            if any(self._crosses(self._totals[u]) for u in played):
+                return self._decide(active, "limit")
+        elif m.end == "rounds" and self._regular >= m.rounds:
+            return self._decide(active, "rounds")
+        if len(self._records) >= MAX_ROUNDS:
+            return self._decide(active, "round-cap")
+        return self._start_round(self._seats_of(active), extra=False)
+
+    def _seats_of(self, units: Iterable[int]) -> tuple[int, ...]:
+        return tuple(sorted(s for u in units for s in self.teams[u]))
+
+    def _decide(self, candidates: list[int], reason: str) -> list[Event]:
+        low = min(self._totals[u] for u in candidates)
+        tied = [u for u in candidates if self._totals[u] == low]
+        if len(tied) == 1 or self.rules.match.tie == "share":
+            return self._finish(tied, reason)
+        return self._tie(tied, reason)
+
+    def _tie(self, tied: list[int], reason: str) -> list[Event]:
+        self._tied = tuple(tied)
+        self._tie_reason = reason
+        seats = self._seats_of(tied)
+        event = Event(
+            MatchEventKind.TIE, note="extra round for " + ", ".join(f"P{s}" for s in seats)
+        )
+        self._log(event)
+        return [event, *self._start_round(seats, extra=True)]
+
+    def _finish(self, units: list[int], reason: str) -> list[Event]:
+        winners = self._seats_of(units)
+        self._tied = ()
+        self._result = MatchResult(
+            winners=winners,
+            totals=self.totals,
+            team_totals=self.team_totals,
+            rounds=tuple(self._records),
+            reason=reason,
+            shared=len(units) > 1,
+            extra_rounds=self._extra,
+            eliminated=self.eliminated,
+        )
+        names = ", ".join(f"P{s}" for s in winners)
+        event = Event(MatchEventKind.MATCH_END, note=f"{reason}: {names}")
+        self._log(event)
+        return [event]
+
+    # ------------------------------------------------------------------ views
+    def view(self, player: int) -> MatchView:
+        """What match seat ``player`` may know now: the round's view and the match."""
+        if (
+            isinstance(player, bool)
+            or not isinstance(player, int)
+            or not 0 <= player < self.players
+        ):
+            raise ValueError(f"there is no player {player!r}")
+        r = self._index.get(player)
+        inner = None if r is None else self._view_out(self._round.view(r))
+        return MatchView(
+            player=player,
+            players=self.players,
+            round=inner,
+            round_number=self.round_number,
+            extra_round=self.extra_round,
+            round_seats=self._seats,
+            dealer=self._dealer,
+            starter=self._starter,
+            totals=self.totals,
+            team_totals=self.team_totals,
+            teams=self.teams,
+            eliminated=self.eliminated,
+            table=tuple(self._records),
+            result=self._result,
+        )
+
+    # ------------------------------------------------------------------ copy, save, load
+    def copy(self) -> Match:
+        """An independent copy: same state, separate future."""
+        new = object.__new__(Match)
+        d = self.__dict__.copy()
+        d["_totals"] = self._totals[:]
+        d["_out"] = self._out[:]
+        d["_halved"] = set(self._halved)
+        d["_records"] = self._records[:]
+        d["_round"] = self._round.copy()
+        d["_rounds"] = [*self._rounds[:-1], d["_round"]]
+        d["_actions"] = self._actions[:]
+        d["_events"] = self._events[:]
+        d["_index"] = dict(self._index)
+        new.__dict__.update(d)
+        return new
+
+    def _state(self) -> tuple[Any, ...]:
+        return (
+            self.rules,
+            self.players,
+            self.seed,
+            self.decks,
+            self._actions,
+            self._events,
+            self._records,
+            self._totals,
+            self._out,
+            self._halved,
+            self._seats,
+            self._dealer,
+            self._starter,
+            self._tied,
+            self._extra,
+            self._result,
+            self._round,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Match):
+            return NotImplemented
+        return self._state() == other._state()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        state = "over" if self._result is not None else f"round {self.round_number}"
+        return (
+            f"Match(rules={self.rules.name!r}, players={self.players}, seed={self.seed}, "
+            f"{state}, totals={list(self.totals)})"
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready record that :meth:`from_dict` replays into an equal match."""
+        from .loading import ruleset_to_dict
+
+        return {
+            "format": SAVE_FORMAT,
+            "rules": ruleset_to_dict(self.rules),
+            "players": self.players,
+            "seed": self.seed,
+            "decks": [None if d is None else [str(c) for c in d] for d in self.decks],
+            "actions": [_action_to_dict(a) for a in self._actions],
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), separators=(",", ":"))
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Match:
+        """Rebuild a saved match by replaying its actions (each checked as it is applied)."""
+        from .loading import ruleset_from_dict
+
+        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+            raise ValueError(f"not a saved match (expected format {SAVE_FORMAT!r})")
+        rules = ruleset_from_dict(data["rules"], source="<saved match>")
+        decks = data.get("decks") or []
+        if not isinstance(decks, list):
+            raise ValueError("a saved match's decks must be a list")
+        actions = data.get("actions")
+        if not isinstance(actions, list):
+            raise ValueError("a saved match's actions must be a list")
+        return cls.replay(
+            rules,
+            [_action_from_dict(a) for a in actions],
+            players=data["players"],
+            seed=data["seed"],
+            decks=[None if d is None else [Card.parse(c) for c in d] for d in decks],
+        )
+
+    @classmethod
+    def from_json(cls, text: str) -> Match:
+        return cls.from_dict(json.loads(text))
+
+    @classmethod
+    def replay(
+        cls,
+        rules: RuleSet | str,
+        actions: Iterable[Action | int],
+        *,
+        players: int | None = None,
+        seed: int | None = None,
+        decks: Sequence[Sequence[Card | str] | None] | None = None,
+    ) -> Match:
+        """Play ``actions`` (match seats) from the start; the same inputs give an equal match."""
+        match = cls(rules, players, seed=seed, decks=decks)
+        for a in actions:
+            match.apply(a)
+        return match
+
+
+def _action_to_dict(action: Action) -> dict[str, Any]:
+    return {
+        "kind": action.kind.value,
+        "player": action.player,
+        "positions": [list(p) for p in action.positions],
+    }
+
+
+def _action_from_dict(raw: Any) -> Action:
+    try:
+        return Action(
+            ActionKind(raw["kind"]),
+            int(raw["player"]),
+            tuple((int(o), int(p)) for o, p in raw["positions"]),
+        )
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"malformed saved action {raw!r}: {exc}") from None
