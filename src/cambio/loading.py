@@ -264,12 +264,12 @@ def _decode(data: bytes, label: str) -> str:
                 )
             ]
         ) from None
-    return text.removeprefix("\ufeff")
+    return text
 
 
 def _parse_toml(text: str, label: str) -> dict[str, Any]:
     try:
-        table: dict[str, Any] = tomllib.loads(text)
+        table: dict[str, Any] = tomllib.loads(text.removeprefix("\ufeff"))
         return table
     except tomllib.TOMLDecodeError as exc:
         message = f"invalid TOML: {exc}"
@@ -711,17 +711,19 @@ def _related(a: str, b: str) -> bool:
 
 
 def _remove(table: dict[str, Any], path: _KeyPath) -> bool:
-    """Drop the value at ``path`` (cut at the first array index) so a default stands in."""
-    keys = _table_keys(path) or ()
-    if not keys:
+    """Drop the value at ``path`` so that a default stands in for it; report success."""
+    if not path:
         return False
     node: Any = table
-    for key in keys[:-1]:
-        node = node.get(key) if isinstance(node, dict) else None
-        if not isinstance(node, dict):
+    for key in path[:-1]:
+        if isinstance(node, dict) and isinstance(key, str) and key in node:
+            node = node[key]
+        elif isinstance(node, list) and isinstance(key, int) and 0 <= key < len(node):
+            node = node[key]
+        else:
             return False
-    if isinstance(node, dict) and keys[-1] in node:
-        del node[keys[-1]]
+    if isinstance(node, dict) and path[-1] in node:
+        del node[path[-1]]
         return True
     return False
 
@@ -729,6 +731,8 @@ def _remove(table: dict[str, Any], path: _KeyPath) -> bool:
 def _copy_tables(value: Any) -> Any:
     if isinstance(value, Mapping):
         return {k: _copy_tables(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_copy_tables(v) for v in value]
     return value
 
 
@@ -753,7 +757,9 @@ def _build(table: dict[str, Any], origin: _Origin, label: str) -> RuleSet:
                     source = _source_of(path, origin, label)
                     problems.append(Problem(source, _dotted(path), message))
                 if replaced:
-                    broken.add(_dotted(_table_keys(path)))
+                    # A wrong value inside an array: the whole array gives way to its default.
+                    path = _table_keys(path)
+                    broken.add(_dotted(path))
                 progress = _remove(attempt, path) or progress
             if not progress:
                 break

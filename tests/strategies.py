@@ -1,0 +1,255 @@
+"""Hypothesis strategies for valid rule tables, shared by every test module.
+
+``rulesets()`` draws playable :class:`~cambio.rules.RuleSet` values across every axis of
+the schema (deck, values, grid, opening peek, turn, powers, snapping, calling, scoring,
+stock, match, teams). Each one is built valid by construction, so
+``check_rules(rules) == []`` holds without filtering; ``tests/test_loading.py`` checks it.
+
+>>> from hypothesis import find
+>>> find(rulesets(), lambda r: r.teams.size == 2).players.min % 2
+0
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, get_args, get_type_hints
+
+from hypothesis import strategies as st
+
+from cambio.cards import JOKER, STANDARD_RANKS
+from cambio.rules import (
+    CallRules,
+    CombinationRules,
+    DeckRules,
+    GridRules,
+    MatchRules,
+    OpeningRules,
+    PlayerRules,
+    Power,
+    PowerRules,
+    RuleSet,
+    ScoringRules,
+    SnapRules,
+    Step,
+    StockRules,
+    TeamRules,
+    TieBreak,
+    TurnRules,
+    ValueRules,
+)
+
+__all__ = [
+    "PEEK_SCOPES",
+    "SWAP_SCOPES",
+    "TIE_BREAKS",
+    "custom_rank_names",
+    "labels",
+    "power_steps",
+    "rulesets",
+]
+
+PEEK_SCOPES = ("own", "other", "any")
+SWAP_SCOPES = ("own-other", "any-two", "peeked-pair", "peeked-any", "peeked-own", "peeked-other")
+TIE_BREAKS: tuple[str, ...] = get_args(TieBreak)
+
+
+def _choices(cls: type, field: str) -> tuple[str, ...]:
+    """The words a Literal field of an attrs class accepts."""
+    return tuple(get_args(get_type_hints(cls)[field]))
+
+
+labels = st.text(max_size=24)
+"""Free text for names and summaries (any Unicode the TOML writer can write)."""
+
+custom_rank_names = st.text(
+    alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), min_size=1, max_size=5
+)
+"""Rank names of a custom (suitless) deck: any non-empty text, dots and quotes included."""
+
+
+@st.composite
+def power_steps(draw: st.DrawFn) -> tuple[Step, ...]:
+    """A valid sequence of peek and swap steps (``peeked-*`` swaps only after peeks)."""
+    steps: list[Step] = []
+    peeks = 0
+    for _ in range(draw(st.integers(1, 4))):
+        if draw(st.booleans()):
+            steps.append(Step("peek", draw(st.sampled_from(PEEK_SCOPES)), draw(st.booleans())))
+            peeks += 1
+            continue
+        scopes = ["own-other", "any-two"]
+        if peeks >= 1:
+            scopes += ["peeked-any", "peeked-own", "peeked-other"]
+        if peeks >= 2:
+            scopes.append("peeked-pair")
+        steps.append(
+            Step(
+                "swap",
+                draw(st.sampled_from(scopes)),
+                optional=draw(st.booleans()),
+                seen=draw(st.booleans()),
+            )
+        )
+    return tuple(steps)
+
+
+@st.composite
+def _deck(draw: st.DrawFn) -> tuple[list[str], set[str], DeckRules, int]:
+    """Deck composition (one copy): ranks in deck order, suitless ranks, rules, size."""
+    if draw(st.integers(0, 3)) == 0:
+        custom = draw(st.dictionaries(custom_rank_names, st.integers(0, 6), min_size=1, max_size=6))
+        if sum(custom.values()) == 0:
+            first = next(iter(custom))
+            custom[first] = 1
+        return list(custom), set(custom), DeckRules(custom=custom), sum(custom.values())
+    ranks = draw(st.lists(st.sampled_from(STANDARD_RANKS), unique=True, min_size=1))
+    if draw(st.booleans()):
+        ranks = [r for r in STANDARD_RANKS if r in ranks]
+    jokers = draw(st.integers(0, 3))
+    names = [*ranks, *([JOKER] if jokers else [])]
+    size = 4 * len(ranks) + jokers
+    return names, {JOKER}, DeckRules(ranks=tuple(ranks), jokers=jokers), size
+
+
+@st.composite
+def _powers(draw: st.DrawFn, names: list[str], suitless: set[str]) -> tuple[Power, ...]:
+    chosen = draw(st.lists(st.sampled_from(names), unique=True, max_size=len(names)))
+    table: list[Power] = []
+    while chosen:
+        take = draw(st.integers(1, min(3, len(chosen))))
+        group, chosen = chosen[:take], chosen[take:]
+        colours: list[Any]
+        if any(rank in suitless for rank in group):
+            colours = ["any"]
+        elif draw(st.integers(0, 4)) == 0:
+            colours = ["red", "black"]  # the same ranks, a different power per colour
+        else:
+            colours = [draw(st.sampled_from(("any", "red", "black")))]
+        for colour in colours:
+            table.append(
+                Power(
+                    ranks=tuple(group),
+                    steps=draw(power_steps()),
+                    colour=colour,
+                    name=draw(labels),
+                )
+            )
+    return tuple(table)
+
+
+def _lit(cls: type, field: str) -> st.SearchStrategy[Any]:
+    return st.sampled_from(_choices(cls, field))
+
+
+@st.composite
+def rulesets(draw: st.DrawFn) -> RuleSet:
+    """A valid, playable RuleSet; every axis varies."""
+    team = draw(st.sampled_from((1, 1, 1, 2, 3)))
+    rows = tuple(draw(st.lists(st.integers(1, 3), min_size=1, max_size=3)))
+    grid = GridRules(rows=rows, extra=draw(st.integers(0, 6)))
+    size = grid.size
+
+    low = team * draw(st.integers(1, 3))
+    high = low + team * draw(st.integers(0, 3))
+    default = low + team * draw(st.integers(0, (high - low) // team))
+    players = PlayerRules(min=low, max=high, default=default)
+
+    names, suitless, deck, per_deck = draw(_deck())
+    fewest = max(1, math.ceil((high * size + 1) / per_deck))
+    deck = DeckRules(
+        decks=draw(st.integers(fewest, fewest + 2)),
+        jokers=deck.jokers,
+        ranks=deck.ranks,
+        custom=deck.custom,
+    )
+
+    values_for = st.integers(-20, 30)
+    rank_values = {name: draw(values_for) for name in names}
+    if draw(st.booleans()):  # a value for a rank this deck lacks is harmless
+        rank_values.update(draw(st.dictionaries(custom_rank_names, values_for, max_size=2)))
+    suited = [n for n in names if n not in suitless]
+    colour_table = st.dictionaries(st.sampled_from(suited), values_for) if suited else st.just({})
+    values = ValueRules(rank=rank_values, red=draw(colour_table), black=draw(colour_table))
+
+    positions = tuple(draw(st.lists(st.integers(1, size), unique=True, max_size=size)))
+    count = draw(st.integers(0, len(positions)))
+    opening = OpeningRules(
+        positions=positions, count=count, re_peek=count > 0 and draw(st.booleans())
+    )
+
+    turn = TurnRules(
+        take_discard=draw(st.booleans()),
+        exchange_equal=draw(st.booleans()),
+        exchange_failure=draw(_lit(TurnRules, "exchange_failure")),
+        max_turns=draw(st.integers(0, 200)),
+    )
+    powers = PowerRules(
+        timing=draw(_lit(PowerRules, "timing")),
+        optional=draw(st.booleans()),
+        swapped_out=draw(st.booleans()),
+        table=draw(_powers(names, suitless)),
+    )
+    snap = SnapRules(
+        when=draw(_lit(SnapRules, "when")),
+        targets=draw(_lit(SnapRules, "targets")),
+        match=draw(_lit(SnapRules, "match")),
+        several=draw(st.booleans()),
+        penalty_cards=draw(st.integers(0, 3)),
+        penalty_peekable=draw(st.booleans()),
+        wrong_seen_by=draw(_lit(SnapRules, "wrong_seen_by")),
+        arbitration=draw(_lit(SnapRules, "arbitration")),
+        empty_grid=draw(_lit(SnapRules, "empty_grid")),
+    )
+    call = CallRules(
+        allowed=draw(st.booleans()),
+        timing=draw(_lit(CallRules, "timing")),
+        earliest=draw(st.integers(0, 5)),
+        final_turns=draw(st.integers(0, 3)),
+        caller_final_turn=draw(st.booleans()),
+        caller_locked=draw(st.booleans()),
+        penalty=draw(st.integers(-20, 20)),
+        bonus=draw(st.integers(-20, 20)),
+        tie_is_lowest=draw(st.booleans()),
+        lowest_scores_zero=draw(st.booleans()),
+    )
+    combination = None
+    if draw(st.booleans()):
+        combination = CombinationRules(
+            ranks=tuple(draw(st.lists(st.sampled_from(names), min_size=1, max_size=4))),
+            holder=draw(st.integers(-50, 50)),
+            others=draw(st.integers(-50, 100)),
+        )
+    scoring = ScoringRules(
+        winner_scores_zero=draw(st.booleans()),
+        tie_break=tuple(draw(st.lists(st.sampled_from(TIE_BREAKS), max_size=5))),
+        combination=combination,
+    )
+    end = draw(_lit(MatchRules, "end"))
+    match = MatchRules(
+        end=end,
+        limit=draw(st.integers(1, 500)),
+        at_limit=draw(st.booleans()),
+        rounds=draw(st.integers(1 if end == "rounds" else 0, 20)),
+        tie=draw(_lit(MatchRules, "tie")),
+        exact_limit=draw(_lit(MatchRules, "exact_limit")),
+        first_dealer=draw(_lit(MatchRules, "first_dealer")),
+        starter=draw(_lit(MatchRules, "starter")),
+    )
+    return RuleSet(
+        name=draw(labels),
+        summary=draw(labels),
+        players=players,
+        deck=deck,
+        values=values,
+        grid=grid,
+        opening=opening,
+        turn=turn,
+        powers=powers,
+        snap=snap,
+        call=call,
+        scoring=scoring,
+        stock=StockRules(on_empty=draw(_lit(StockRules, "on_empty"))),
+        match=match,
+        teams=TeamRules(size=team),
+    )
