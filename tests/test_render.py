@@ -158,7 +158,7 @@ def test_practice_flat() -> None:
     assert all(len(line) <= 78 for line in lines)
     assert len(lines) < 90  # about a page
     for expected in [
-        "Players: 2 to 6 (3 by default).",
+        "Players: 2–6 (3 by default).",
         "Deck: one deck of 52 cards, no jokers.",
         "Values: A 1 · 2–10 face value · J 11 · Q 12 · K 13, red K −1.",
         "[3*] [4*]",
@@ -396,6 +396,7 @@ def test_match_and_team_variations() -> None:
     )
     text = flat(teams)
     assert "Teams: fixed partnerships of 2" in text
+    assert "Players: 2, 4 or 6 (4 by default)." in text
     assert "the partners' combined total" in text
 
 

@@ -152,6 +152,7 @@ def _variants(args: argparse.Namespace) -> int:
     from rich.text import Text
 
     from .loading import available_variants, load_ruleset
+    from .render import player_counts
 
     status = 0
     table = Table(title="Bundled profiles", title_justify="left")
@@ -166,9 +167,7 @@ def _variants(args: argparse.Namespace) -> int:
             first = _problem_lines(error, name)[0]
             table.add_row(Text(name), Text("?"), Text(f"invalid: {first}", style="red"))
             continue
-        p = rules.players
-        players = str(p.min) if p.min == p.max else f"{p.min}\u2013{p.max}"
-        table.add_row(Text(name), Text(players), Text(rules.summary or "\u2014"))
+        table.add_row(Text(name), Text(player_counts(rules)), Text(rules.summary or "\u2014"))
     if not table.row_count:
         _err("cambio: no bundled profiles found")
         return 1
@@ -344,13 +343,13 @@ def _diff(args: argparse.Namespace) -> int:
     name_a, name_b = a.name, b.name
     if name_a == name_b:
         name_a, name_b = args.a, args.b
-    if name_a == name_b:
-        name_a, name_b = f"A: {name_a}", f"B: {name_b}"
 
     differ = diff_rows(a, b)
     if not differ:
         _out(f"{name_a} and {name_b} play by the same rules.")
         return 0
+    if name_a == name_b:  # two different files with one name: tell the columns apart
+        name_a, name_b = f"A: {name_a}", f"B: {name_b}"
 
     labels = {row.label for row in differ}
     rows_a = describe_axes(a)
@@ -368,7 +367,9 @@ def _diff(args: argparse.Namespace) -> int:
     table = Table(
         title=f"{name_a} vs {name_b}: {len(differ)} {noun}",
         title_justify="left",
-        caption="Dimmed rows are the same in both tables." if same else None,
+        caption="Rows marked 'same' agree in both tables; they are shown for reference."
+        if same
+        else None,
         caption_justify="left",
         show_lines=True,
     )
@@ -380,7 +381,7 @@ def _diff(args: argparse.Namespace) -> int:
     if same:
         table.add_section()
         for row in same:
-            table.add_row(Text(row.label), Text(row.value), Text(rows_b[row.label]), style="dim")
+            table.add_row(Text(row.label), Text(row.value), Text("same"), style="dim")
     _console().print(table)
     return 0
 

@@ -48,6 +48,7 @@ __all__ = [
     "describe_axes",
     "diff_rows",
     "grid_picture",
+    "player_counts",
     "power_text",
     "quick_reference",
     "value_summary",
@@ -501,10 +502,24 @@ _NA_SNAP = "\u2014 (no sticking)"
 _NA_CALL = "\u2014 (no calling)"
 
 
+def player_counts(rules: RuleSet) -> str:
+    """The player counts a table seats: ``2–6``, ``3``, or ``4 or 6`` for teams of two.
+
+    >>> player_counts(RuleSet())
+    '2–6'
+    """
+    p, size = rules.players, max(rules.teams.size, 1)
+    if p.min == p.max:
+        return str(p.min)
+    if size > 1:
+        counts = [n for n in range(p.min, p.max + 1) if n % size == 0]
+        if 0 < len(counts) <= 4:
+            return _and([str(n) for n in counts], "or")
+    return f"{p.min}\u2013{p.max}"
+
+
 def _players(r: RuleSet) -> str:
-    p = r.players
-    span = f"{p.min}" if p.min == p.max else f"{p.min}\u2013{p.max}"
-    return f"{span} players, {p.default} by default"
+    return f"{player_counts(r)} players, {r.players.default} by default"
 
 
 def _extra(r: RuleSet) -> str:
@@ -1166,9 +1181,7 @@ def quick_reference(rules: RuleSet, *, width: int = WIDTH) -> str:
 
 def _ref_setup(page: _Page, r: RuleSet) -> None:
     page.heading("Players and cards")
-    p = r.players
-    span = f"{p.min}" if p.min == p.max else f"{p.min} to {p.max}"
-    page.item(f"Players: {span} ({p.default} by default).")
+    page.item(f"Players: {player_counts(r)} ({r.players.default} by default).")
     page.item(f"Deck: {deck_summary(r.deck)}.")
     page.item(f"Values: {value_summary(r)}.")
     if r.teams.size > 1:
