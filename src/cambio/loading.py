@@ -716,12 +716,11 @@ def _remove(table: dict[str, Any], path: _KeyPath) -> bool:
         return False
     node: Any = table
     for key in path[:-1]:
-        if isinstance(node, dict) and isinstance(key, str) and key in node:
-            node = node[key]
-        elif isinstance(node, list) and isinstance(key, int) and 0 <= key < len(node):
-            node = node[key]
-        else:
+        in_table = isinstance(node, dict) and isinstance(key, str) and key in node
+        in_array = isinstance(node, list) and isinstance(key, int) and 0 <= key < len(node)
+        if not (in_table or in_array):
             return False
+        node = node[key]
     if isinstance(node, dict) and path[-1] in node:
         del node[path[-1]]
         return True
