@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import subprocess
 import sys
@@ -314,3 +315,20 @@ def test_diff_bad_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     status, out, err = run(capsys, "diff", "practice", str(bad))
     assert status == 1 and out == ""
     assert err.splitlines() == [f"{bad}: snap.when: " + err.split("snap.when: ", 1)[1].strip()]
+
+
+def test_diff_all_and_only_exclude_each_other(capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = run(capsys, "diff", "--all", "--only", "practice", "snap")
+    assert status == 2
+    assert "not allowed with argument" in err
+
+
+def test_a_terminal_without_unicode_gets_ascii(monkeypatch: pytest.MonkeyPatch) -> None:
+    raw = io.BytesIO()
+    stream = io.TextIOWrapper(raw, encoding="ascii", errors="strict")
+    monkeypatch.setattr(sys, "stdout", stream)
+    assert main(["rules", "practice"]) == 0
+    stream.flush()
+    text = raw.getvalue().decode("ascii")
+    assert "A 1 | 2-10 face value | J 11 | Q 12 | K 13, red K -1." in text
+    assert "CAMBIO | PRACTICE" in text

@@ -309,7 +309,7 @@ def test_snapping_variations() -> None:
     own = attrs.evolve(PRACTICE, snap=SnapRules(when="after-other-discard", match="value"))
     text = flat(own)
     assert "by value" in text
-    assert "only right after another player's discard" in text
+    assert "only right after another player discards" in text
     assert "You may stick only your own cards." in text
     assert "its owner may look at it only with a peek" in text
     assert "counts as a Cambio call" in text

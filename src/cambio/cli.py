@@ -94,7 +94,14 @@ def _write(stream: TextIO, line: str) -> None:
         stream.write(line + "\n")
     except UnicodeEncodeError:
         encoding = getattr(stream, "encoding", None) or "ascii"
-        stream.write(line.encode(encoding, "replace").decode(encoding) + "\n")
+        plain = line.translate(_ASCII)
+        stream.write(plain.encode(encoding, "replace").decode(encoding) + "\n")
+
+
+_ASCII = str.maketrans(
+    {"\u2212": "-", "\u2013": "-", "\u2014": "--", "\u00b7": "|", "\u00d7": "x", "\u2019": "'"}
+)
+"""Typographic characters and their ASCII stand-ins, for a terminal that cannot show them."""
 
 
 def _spec(text: str) -> str | Path:
@@ -313,18 +320,19 @@ KEY_AXES: tuple[str, ...] = (
     "ties",
     "the stock's end",
 )
-"""Axes ``cambio diff`` shows (dimmed) even when both tables agree on them."""
+"""Axes ``cambio diff`` lists (marked ``same``) even when both tables agree on them."""
 
 
 def _diff_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("a", metavar="A", help="the first table: a profile name or a TOML file")
     parser.add_argument("b", metavar="B", help="the second table: a profile name or a TOML file")
-    parser.add_argument(
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument(
         "--all",
         action="store_true",
         help="show every axis, not only the differences and the key axes",
     )
-    parser.add_argument(
+    which.add_argument(
         "--only",
         action="store_true",
         help="show only the axes that differ (no key axes for reference)",
@@ -392,8 +400,8 @@ register(
         help="compare two tables side by side",
         description="Show, side by side, every rule axis on which two tables differ, each "
         "in words. Key axes on which they agree (values, deck, taking the discard, power "
-        "timing, sticking, caller penalty, ties, the stock's end) are shown dimmed for "
-        "reference; --only hides them, --all adds every other axis.",
+        "timing, sticking, caller penalty, ties, the stock's end) are listed too, marked "
+        "'same', for reference; --only hides them, --all adds every other axis.",
         arguments=_diff_arguments,
         run=_diff,
     )

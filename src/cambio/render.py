@@ -580,6 +580,13 @@ _SNAP_WHEN = {
 }
 
 
+_SNAP_WHEN_YOU = {
+    "own-turn": "during your own turn",
+    "any-time": "at any moment, even in another player's turn",
+    "after-other-discard": "only right after another player discards",
+}
+
+
 def _snapping(r: RuleSet) -> bool:
     return r.snap.when != "never"
 
@@ -1306,7 +1313,7 @@ def _ref_snap(page: _Page, r: RuleSet) -> None:
         page.item("No sticking: nobody may throw a matching card out of turn.")
         return
     match = "value" if s.match == "value" else "rank (suits do not matter)"
-    when = _SNAP_WHEN.get(s.when, s.when)
+    when = _SNAP_WHEN_YOU.get(s.when, s.when)
     page.item(
         f"Stick a grid card you think matches the top discard by {match}: throw it onto "
         f"the pile, {when}."
