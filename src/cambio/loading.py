@@ -136,7 +136,8 @@ def variant_summaries() -> dict[str, str]:
 
 
 def _looks_like_path(text: str) -> bool:
-    return text.endswith(".toml") or "/" in text or os.sep in text or (os.altsep or "/") in text
+    separators = {"/", os.sep, os.altsep or "/"}
+    return text.endswith(".toml") or any(sep in text for sep in separators)
 
 
 def load_ruleset(name_or_path: str | os.PathLike[str]) -> RuleSet:
@@ -385,10 +386,9 @@ def _resolve(
         origin: _Origin = {}
     else:
         if not isinstance(spec, str):
-            raise RuleSetError(
-                [Problem(label, "extends", f"expected a string (a profile name or a .toml path), "
-                         f"found {_found(spec)}")]
-            )  # fmt: skip
+            expected = "expected a string (a profile name or a .toml path)"
+            problem = Problem(label, "extends", f"{expected}, found {_found(spec)}")
+            raise RuleSetError([problem])
         parent = _parent_layer(spec, layer, label)
         parent_ident = _identity(parent)
         if any(parent_ident == seen for seen, _ in chain):
