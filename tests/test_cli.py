@@ -332,3 +332,13 @@ def test_a_terminal_without_unicode_gets_ascii(monkeypatch: pytest.MonkeyPatch) 
     text = raw.getvalue().decode("ascii")
     assert "A 1 | 2-10 face value | J 11 | Q 12 | K 13, red K -1." in text
     assert "CAMBIO | PRACTICE" in text
+
+
+def test_module_doctests() -> None:
+    import doctest
+
+    from cambio import cli
+
+    failures, tried = doctest.testmod(cli)
+    assert tried >= 1
+    assert failures == 0

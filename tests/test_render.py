@@ -576,3 +576,25 @@ def test_profile_specifics(name: str, expected: str) -> None:
     if name not in available_variants():
         pytest.fail(f"the bundled profile {name!r} is missing")
     assert expected in flat(load_ruleset(name))
+
+
+def test_a_field_without_words_still_gets_a_row(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Forgetting to word a field (here: the turn cap) falls back to a plain row."""
+    from cambio import render
+
+    kept = tuple(axis for axis in render._AXES if axis.label != "turn cap")
+    monkeypatch.setattr(render, "_AXES", kept)
+    capped = attrs.evolve(PRACTICE, turn=TurnRules(max_turns=40))
+    rows = {row.fields: row for row in describe_axes(capped)}
+    assert rows[("turn.max_turns",)] == AxisRow("max turns", "turn", "40", ("turn.max_turns",))
+    assert diff_rows(PRACTICE, capped) == [DiffRow("max turns", "0", "40")]
+
+
+def test_module_doctests() -> None:
+    import doctest
+
+    from cambio import render
+
+    failures, tried = doctest.testmod(render)
+    assert tried > 10
+    assert failures == 0
