@@ -1,0 +1,99 @@
+"""Smoke tests of the benchmark scripts: tiny sizes, no timing asserted.
+
+Each script runs in a subprocess with ``--json`` and must finish and print the keys the
+README documents. The reference loop must play the very games the engine plays (same
+deals, same choices): otherwise the two figures would not measure one workload.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parent.parent / "benchmarks"
+
+pytestmark = pytest.mark.skipif(not BENCH.is_dir(), reason="no benchmarks folder")
+
+
+def _run(script: str, *args: str) -> dict:
+    proc = subprocess.run(
+        [sys.executable, str(BENCH / script), *args, "--json"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+def test_reference_loop_runs() -> None:
+    out = _run("reference_loop.py", "--rounds", "5", "--repeat", "1")
+    for key in ("decisions", "decisions_per_second", "rounds_per_second", "decisions_per_round"):
+        assert key in out
+    assert out["decisions"] > 0
+
+
+def test_bench_engine_runs() -> None:
+    out = _run(
+        "bench_engine.py",
+        "--rounds", "3", "--repeat", "1", "--profile-rounds", "1", "--copy-samples", "3",
+        "--view-samples", "3", "--memory-rounds", "5", "--mid", "20",
+    )  # fmt: skip
+    for key in (
+        "decisions_per_second",
+        "rounds_per_second",
+        "decisions_per_round",
+        "profiles",
+        "copy_start_us",
+        "copy_mid_us",
+        "view_us",
+        "memory_per_round_bytes",
+    ):
+        assert key in out
+    profiles = out["profiles"]
+    if "skipped" not in profiles:
+        assert "practice" in profiles
+        assert all("error" not in r for r in profiles.values()), profiles
+
+
+def test_compare_runs() -> None:
+    out = _run(
+        "compare.py",
+        "--repeat", "1", "--reference-rounds", "5", "--engine-rounds", "3",
+        "--copy-samples", "3", "--check", "3",
+    )  # fmt: skip
+    for key in ("reference_decisions_per_second", "engine_decisions_per_second", "ratio"):
+        assert key in out
+    for key in ("ratio_min_holds", "ratio_aim_holds", "copy_holds", "copy_start_us"):
+        assert key in out
+    assert out["same_games_mismatches"] == []
+
+
+def test_profile_engine_runs() -> None:
+    out = _run("profile_engine.py", "--rounds", "2", "--top", "5")
+    assert out["cumulative"] and out["own"]
+    assert {"function", "cumulative_pct", "own_pct"} <= set(out["cumulative"][0])
+
+
+def test_reference_plays_the_engine_games() -> None:
+    sys.path.insert(0, str(BENCH))
+    try:
+        import bench_engine
+        import reference_loop
+    finally:
+        sys.path.remove(str(BENCH))
+    import cambio
+
+    rules = cambio.RuleSet()
+    for seed in range(25):
+        log: list = []
+        decisions, totals = reference_loop.play_round(seed, log=log)
+        n, rnd = bench_engine.play_practice_round(rules, seed)
+        assert rnd.result is not None and rnd.result.reason == "stock"
+        assert (n, tuple(rnd.result.totals)) == (decisions, totals), seed
+        assert [e[0] for e in log] == [e.kind for e in rnd.events], seed
