@@ -22,8 +22,12 @@ cambio.errors.RuleSetError: <string>: players.min: expected an integer, found th
 <string>: players.max: expected an integer, found the string "six"
 
 A file may start with ``extends = "parent"`` (a bundled name, or a path ending in
-``.toml`` relative to the file): the parent's table is merged with the file's, key by key
-for tables, while arrays and single values are replaced whole.
+``.toml`` or holding a ``/``, relative to the file): the parent's table is merged with the
+file's, key by key for tables, while arrays and single values are replaced whole. So a
+child can change one card value (``[values.rank]`` with ``K = 0``) but cannot delete a
+key its parent set. A child is named after its own file unless it sets ``name``; one
+that sets no ``summary`` gets one that names its parent and the keys it changes. A
+problem is reported against the file that set the offending key.
 
 A RuleSet written with :func:`ruleset_to_toml` (or :func:`ruleset_to_dict`) and read back
 is equal to the original:
