@@ -677,6 +677,100 @@ def test_module_doctests() -> None:
     assert tried > 0 and failures == 0
 
 
+def test_simultaneous_snaps_are_translated_and_recorded() -> None:
+    rules = table("snap", end="elimination", limit=60)
+    assert rules.snap.when == "any-time" and rules.snap.targets == "any"
+    for seed in range(200):
+        m = Match(rules, players=5, seed=seed)
+        rng = random.Random(seed)
+        while not m.is_over and not (len(m.round_seats) < 5 and len(m.reactors) >= 2):
+            m.apply(rng.choice(m.legal_action_ids()))
+        if m.is_over:
+            continue
+        assert set(m.reactors) <= set(m.round_seats)
+        snaps = []
+        for p in m.reactors:
+            mine = [a for a in m.legal_actions(p) if a.kind is ActionKind.SNAP]
+            assert mine and all(a.player == p for a in mine)
+            snaps.append(rng.choice(mine))
+        before = len(m.actions)
+        m.resolve_snaps(snaps)
+        applied = m.actions[before:]
+        assert applied and all(a in snaps for a in applied)
+        assert Match.replay(rules, m.actions, players=5, seed=seed) == m
+        return
+    pytest.fail("no snap window with two reactors in a round among fewer players")
+
+
+def test_the_action_that_ends_a_round_returns_the_next_deal() -> None:
+    m = Match(table("elimination", first_dealer="first-seat"), 3, seed=11, decks=ELIMINATION_DECKS)
+    m.apply(Action.call(1))
+    m.apply(Action.draw(2))
+    m.apply(Action.discard(2))
+    m.apply(Action.draw(0))
+    events = m.apply(Action.discard(0))
+    kinds = [e.kind for e in events]
+    assert kinds.index("end") < kinds.index(MatchEventKind.ROUND_END)
+    assert kinds.index(MatchEventKind.ROUND_END) < kinds.index(MatchEventKind.ROUND_START)
+    assert kinds.index(MatchEventKind.ROUND_START) < kinds.index("deal")
+    start = events[kinds.index(MatchEventKind.ROUND_START)]
+    assert start.player == 1 and start.positions == ((2, 0),)  # dealer P1, starter P2
+    assert m.round_number == 2 and m.to_act == 2
+
+
+def test_a_translated_view_hides_what_the_viewer_did_not_see() -> None:
+    m = elimination_match(FOURTH_OF_TWO)
+    m.apply(Action.draw(2))  # P2 (round seat 1) sees the card it draws; P1 does not
+    for viewer in (1, 2):
+        view = m.view(viewer)
+        inner = view.round
+        assert inner is not None
+        assert view.table == m.records and view.round_number == 4
+        assert view.eliminated == (0,) and view.totals == (100, 99, 0)
+        assert inner.player == viewer and inner.current == 2 and inner.to_act == 2
+        assert inner.turns[0] == 0 and inner.grids[0] == ()
+        draws = [e for e in inner.history if e.kind == "draw"]
+        assert draws and draws[-1].player == 2 and draws[-1].seen_by == frozenset({2})
+        for e in inner.history:
+            if e.seen_by is not None and viewer not in e.seen_by:
+                assert all(c is None for c in e.cards)
+        peeks = [e for e in inner.history if e.kind == "opening-peek"]
+        assert {e.player for e in peeks} == {1, 2}
+        assert all(o == e.player for e in peeks for o, _ in e.positions)
+        assert (inner.holding is not None) == (viewer == 2)
+
+
+def test_a_round_below_the_table_minimum_is_still_played() -> None:
+    base = sharing_tie_rules()
+    rules = attrs.evolve(base, players=attrs.evolve(base.players, min=3))
+    m = Match(rules, players=3, seed=2, decks=[TIE_DECK, TIED_AGAIN])
+    play_round(m, caller=1)
+    assert m.round.players == 2 and m.round.rules.players.min == 2
+    assert m.rules.players.min == 3
+    play_round(m, caller=0)
+    assert m.records[1].players == (0, 2)
+
+
+def test_a_match_that_never_reaches_its_limit_stops_at_the_round_cap(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(cambio.match, "MAX_ROUNDS", 3)
+    m = Match(table("penalty", limit=10**6), players=3, seed=4)
+    for _ in range(3):
+        quick_round(m)
+    res = m.result
+    assert res is not None
+    assert res.reason == "round-cap" and res.round_count == 3
+    assert all(res.totals[w] == min(res.totals) for w in res.winners)
+
+
+def test_a_saved_match_with_missing_fields_is_refused() -> None:
+    data = Match("practice", players=3, seed=1).to_dict()
+    del data["seed"]
+    with pytest.raises(ValueError, match="seed"):
+        Match.from_dict(data)
+
+
 # --------------------------------------------------------------------------- random matches
 def match_tables() -> dict[str, RuleSet]:
     """Every bundled table that plays matches, and a few match rules no profile uses."""
@@ -693,6 +787,10 @@ def match_tables() -> dict[str, RuleSet]:
     )
     out["snap+rounds-5+extra-round"] = table("snap", end="rounds", rounds=5, tie="extra-round")
     out["teams+limit+worst-hand"] = table("teams", end="limit", starter="worst-hand", limit=80)
+    no_zero = table("elimination", limit=40)
+    out["elimination+raw-scores+limit-40"] = attrs.evolve(
+        no_zero, scoring=attrs.evolve(no_zero.scoring, winner_scores_zero=False)
+    )
     out["practice+rounds-3+high-card"] = table(
         "practice", end="rounds", rounds=3, first_dealer="high-card", tie="extra-round"
     )
@@ -755,9 +853,15 @@ def check_match(m: Match) -> None:
             assert rnd.starter == (rnd.dealer + 1) % rnd.players
     out_so_far: set[int] = set()
     for i, rec in enumerate(records):
-        assert not out_so_far & set(rec.players)
         if rec.extra:
-            assert set(rec.players) < set(records[i - 1].players)
+            prev = records[i - 1]
+            if prev.extra:  # still tied: the previous extra round's winners play again
+                assert rec.players == prev.winners
+            else:  # the tied lowest totals among those in contention
+                pool = prev.out if prev.out and not set(prev.players) - set(prev.out) else None
+                pool = pool or tuple(s for s in range(n) if s not in out_so_far | set(prev.out))
+                low = min(prev.totals[s] for s in pool)
+                assert rec.players == tuple(s for s in pool if prev.totals[s] == low)
         else:
             assert rec.players == tuple(s for s in range(n) if s not in out_so_far)
         out_so_far |= set(rec.out)

@@ -966,6 +966,9 @@ class Match:
 
         if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
             raise ValueError(f"not a saved match (expected format {SAVE_FORMAT!r})")
+        missing = [k for k in ("rules", "players", "seed", "actions") if k not in data]
+        if missing:
+            raise ValueError(f"a saved match needs {', '.join(missing)}")
         rules = ruleset_from_dict(data["rules"], source="<saved match>")
         decks = data.get("decks") or []
         if not isinstance(decks, list):
