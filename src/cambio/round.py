@@ -44,9 +44,7 @@ from .rules import Power, RuleSet, Step
 from .scoring import RoundResult, score_round
 from .views import PlayerView
 
-__all__ = ["Phase", "Round", "SAVE_FORMAT"]
-
-SAVE_FORMAT = "cambio-round/1"
+__all__ = ["Phase", "Round"]
 
 # Local ids of the simple actions (see ActionSpace).
 _DRAW, _TAKE, _CALL, _PASS, _REPEEK, _DISCARD, _SKIP = range(7)
@@ -1171,46 +1169,31 @@ class Round:
         )
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready record that :meth:`from_dict` turns back into an equal round."""
-        from .loading import ruleset_to_dict
+        """A JSON-ready record: the rules, the deal, the actions and a state snapshot.
 
-        return {
-            "format": SAVE_FORMAT,
-            "rules": ruleset_to_dict(self.rules),
-            "players": self.players,
-            "seed": self.seed,
-            "dealer": self.dealer,
-            "starter": self.starter,
-            "deck": [str(c) for c in self.deck],
-            "actions": [_action_to_dict(self.space.decode(a)) for a in self._actions],
-        }
+        :meth:`from_dict` turns it back into an equal, playable round.
+        """
+        from .saving import save_round
+
+        return save_round(self)
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), separators=(",", ":"))
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Round:
-        """Rebuild a saved round by replaying its actions (checked at every step)."""
-        from .loading import ruleset_from_dict
+    def from_dict(cls, data: dict[str, Any], *, verify: bool = False) -> Round:
+        """Load a saved round; with ``verify``, also replay its actions and compare."""
+        from .saving import load_round
 
-        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-            raise ValueError(f"not a saved round (expected format {SAVE_FORMAT!r})")
-        rules = ruleset_from_dict(data["rules"], source="<saved round>")
-        rnd = cls(
-            rules,
-            players=data["players"],
-            seed=data["seed"],
-            deck=[Card.parse(c) for c in data["deck"]],
-            dealer=data["dealer"],
-            starter=data["starter"],
-        )
-        for raw in data["actions"]:
-            rnd.apply(_action_from_dict(raw))
-        return rnd
+        return load_round(data, verify=verify)
 
     @classmethod
-    def from_json(cls, text: str) -> Round:
-        return cls.from_dict(json.loads(text))
+    def from_json(cls, text: str, *, verify: bool = False) -> Round:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"not a saved round: {exc}") from None
+        return cls.from_dict(data, verify=verify)
 
     @classmethod
     def replay(
@@ -1229,24 +1212,3 @@ class Round:
         for a in actions:
             rnd.apply(a)
         return rnd
-
-
-def _action_to_dict(action: Action) -> dict[str, Any]:
-    return {
-        "kind": action.kind.value,
-        "player": action.player,
-        "positions": [list(p) for p in action.positions],
-    }
-
-
-def _action_from_dict(raw: Any) -> Action:
-    if isinstance(raw, int) and not isinstance(raw, bool):
-        raise ValueError("saved actions are records, not bare ids")
-    try:
-        return Action(
-            ActionKind(raw["kind"]),
-            int(raw["player"]),
-            tuple((int(o), int(p)) for o, p in raw["positions"]),
-        )
-    except (KeyError, TypeError, ValueError) as exc:
-        raise ValueError(f"malformed saved action {raw!r}: {exc}") from None
