@@ -2,7 +2,7 @@
 
 After every action: every card is in exactly one place, a twin round replaying the same
 actions from the same deal is equal, and (every ``CAMBIO_ROUNDTRIP_EVERY`` steps; every
-step by default, every 7th under CI) the JSON save loads back equal. At the end, a load
+third step by default, every 7th under CI) the JSON save loads back equal. At the end, a load
 that replays and checks the saved actions gives the same round.
 
 The default run plays a few rounds per profile; ``CAMBIO_ROUNDS=10000`` spreads that
@@ -21,9 +21,9 @@ from cambio import ActionKind, Round
 
 PROFILES = cambio.available_variants()
 CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
-TOTAL = int(os.environ.get("CAMBIO_ROUNDS", "0")) or (2 if CI else 4) * len(PROFILES)
+TOTAL = int(os.environ.get("CAMBIO_ROUNDS", "0")) or 2 * len(PROFILES)
 PER_PROFILE = max(1, TOTAL // len(PROFILES))
-EVERY = int(os.environ.get("CAMBIO_ROUNDTRIP_EVERY", "0")) or (7 if CI else 1)
+EVERY = int(os.environ.get("CAMBIO_ROUNDTRIP_EVERY", "0")) or (7 if CI else 3)
 
 
 def accounted(r: Round) -> bool:
