@@ -91,7 +91,10 @@ A tie for the match: ``share`` makes every tied player or team a winner. With
 round's winners (as the table scores a round, tie-break chain included) are still in
 contention, and its scores are added to the totals like any round's. One winner ends
 the match; several play another extra round among themselves, at most
-:data:`MAX_EXTRA_ROUNDS` times, after which those still tied share the win.
+:data:`MAX_EXTRA_ROUNDS` extra rounds in all, after which those still tied share the
+win. Because the round decides, not the totals, the winner of a tie-break can end with
+a higher total than a loser on tables where a round winner scores 0 and a losing hand
+can be negative.
 
 A safety net: a match that is still going after :data:`MAX_ROUNDS` rounds (possible only
 on tables whose scores can keep totals from ever crossing the limit) ends with the
@@ -99,8 +102,8 @@ lowest total winning among those still in (reason ``round-cap``).
 
 Determinism
 -----------
-Round ``i`` (from 0) is dealt with the seed ``random.Random(f"{seed}:round:{i}")``, the
-random first dealer and the high-card draw use their own seeded streams, so the match
+Round ``i`` (from 0) is dealt with a seed drawn from ``random.Random(f"{seed}:round:{i}")``;
+the random first dealer and the high-card draw use their own seeded streams, so the match
 seed and the list of actions reproduce a match: :meth:`Match.replay`,
 :meth:`Match.to_dict` and :meth:`Match.from_dict` rely on it. ``decks`` gives prepared
 decks per round (index ``i`` for round ``i``, with the :class:`~cambio.round.Round`
@@ -208,7 +211,8 @@ class MatchResult:
     whether several players or teams share the win; ``reason`` is ``single``,
     ``last-standing``, ``all-out``, ``limit``, ``rounds`` or ``round-cap``;
     ``extra_rounds`` counts the tie-break rounds played; ``rounds`` is the whole score
-    table.
+    table; ``eliminated`` lists every seat that went out (after an ``all-out`` finish
+    that includes the winners, who crossed the limit too).
     """
 
     winners: tuple[int, ...]
