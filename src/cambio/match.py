@@ -523,11 +523,13 @@ class Match:
 
     def _event_out(self, event: Event) -> Event:
         seats = self._seats
-        return attrs.evolve(
-            event,
-            player=seats[event.player] if event.player >= 0 else event.player,
-            positions=tuple((seats[o], p) for o, p in event.positions),
-            seen_by=None if event.seen_by is None else frozenset(seats[s] for s in event.seen_by),
+        return Event(
+            event.kind,
+            seats[event.player] if event.player >= 0 else event.player,
+            tuple((seats[o], p) for o, p in event.positions),
+            event.cards,
+            None if event.seen_by is None else frozenset(seats[s] for s in event.seen_by),
+            event.note,
         )
 
     def _events_out(self, events: Iterable[Event]) -> list[Event]:
