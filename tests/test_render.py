@@ -296,7 +296,7 @@ def test_snapping_variations() -> None:
         "matches the top discard by rank (suits do not matter)",
         "at any moment, even in another player's turn",
         "give them one of your cards",
-        "every card of the matching rank at once, all or nothing",
+        "several of your own cards at once, all or nothing",
         "a random one of them is chosen",
         "only the sticker sees it",
         "two penalty cards",

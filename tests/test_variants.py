@@ -1,4 +1,4 @@
-"""The bundled profiles: all eighteen load, are playable, and say what RULES.md says."""
+"""The bundled profiles: all twenty load, are playable, and say what RULES.md says."""
 
 from __future__ import annotations
 
@@ -41,6 +41,8 @@ PARENTS = {
     "one-peek": "penalty",
     "no-peek": "penalty",
     "re-peek": "penalty",
+    "cabo": None,
+    "competitive": "snap",
 }
 
 BASE_PAGES = {"practice": "000", "elimination": "001", "snap": "002", "draw-power": "003",
@@ -62,6 +64,7 @@ CHANGES = {
     "one-peek": {"opening.count": 1},
     "no-peek": {"opening.count": 0},
     "re-peek": {"opening.re_peek": True},
+    "competitive": {"powers.swapped_out": True, "snap.several": True, "snap.arbitration": "random"},
 }
 
 
@@ -90,7 +93,7 @@ def steps(rules: RuleSet, card: str) -> list[tuple[str, str, bool]] | None:
 # --------------------------------------------------------------------------- the registry
 
 
-def test_eighteen_profiles() -> None:
+def test_twenty_profiles() -> None:
     assert cambio.available_variants() == sorted(PARENTS)
     assert sorted(p.stem for p in VARIANTS.glob("*.toml")) == sorted(PARENTS)
 
@@ -133,8 +136,10 @@ def test_profile_file_documents_its_table_and_decisions(name: str) -> None:
     block = "\n".join(header)
     assert "# Decisions" in block
     parent = PARENTS[name]
-    if parent is None:
+    if name in BASE_PAGES:
         assert f"rule page {BASE_PAGES[name]}" in block
+    elif parent is None:
+        assert "# Source: " in block
     else:
         assert f"the {parent} table" in block
     assert re.search(rf'^name = "{re.escape(name)}"$', text, re.M)

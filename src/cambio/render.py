@@ -613,7 +613,7 @@ def _snap_several(r: RuleSet) -> str:
     if not _snapping(r):
         return _NA_SNAP
     if r.snap.several:
-        return "every matching card at once, all or nothing"
+        return "one card, or several own cards at once, all or nothing"
     return "one card per stick"
 
 
@@ -1327,7 +1327,10 @@ def _ref_snap(page: _Page, r: RuleSet) -> None:
     else:
         page.item("You may stick only your own cards.")
     if s.several:
-        page.item("A stick throws every card of the matching rank at once, all or nothing.")
+        page.item(
+            "You may also stick several of your own cards at once, all or nothing: if one "
+            "of them does not match, none goes and the stick is wrong."
+        )
     else:
         page.item("One card per stick.")
     arb = {
