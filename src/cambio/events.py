@@ -15,7 +15,7 @@ player did not see replaced by ``None``.
 
 from __future__ import annotations
 
-import attrs
+from typing import NamedTuple
 
 from .cards import Card
 
@@ -49,9 +49,8 @@ class EventKind:
     END = "end"
 
 
-@attrs.frozen(slots=True)
-class Event:
-    """One thing that happened in a round.
+class Event(NamedTuple):
+    """One thing that happened in a round (an immutable record).
 
     ``player`` is who acted (-1 for the table itself), ``positions`` the places involved
     as ``(owner, position)``, ``cards`` the cards involved (in the order of positions
@@ -74,14 +73,7 @@ class Event:
         """This event as ``player`` saw it: unseen cards become ``None``."""
         if self.seen_by is None or player in self.seen_by or not self.cards:
             return self
-        return Event(
-            self.kind,
-            self.player,
-            self.positions,
-            (None,) * len(self.cards),
-            self.seen_by,
-            self.note,
-        )
+        return self._replace(cards=(None,) * len(self.cards))
 
     def __str__(self) -> str:
         who = f"P{self.player} " if self.player >= 0 else ""

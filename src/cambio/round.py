@@ -156,6 +156,18 @@ class Round:
             self._key = [c.rank for c in order]
         powers = rules.powers
         self._power: list[Power | None] = [powers.power_of(c) for c in order]
+        # Settings read on every decision, looked up once.
+        self._take_ok = rules.turn.take_discard
+        self._call_first = rules.call.allowed and rules.call.timing == "before-draw"
+        self._call_last = rules.call.allowed and rules.call.timing == "end-of-turn"
+        self._earliest = rules.call.earliest
+        self._re_peek_ok = rules.opening.re_peek
+        self._exchange_ok = rules.turn.exchange_equal
+        self._snapping = rules.snap.when != "never"
+        self._draw_timing = powers.timing == "draw"
+        self._swapped_out = powers.swapped_out
+        self._recycling = rules.stock.on_empty == "recycle"
+        self._max_turns = rules.turn.max_turns
 
         # --- mutable state -------------------------------------------------------
         G, P = self._G, self._P
@@ -404,20 +416,26 @@ class Round:
         return ids
 
     def _can_call(self, p: int) -> bool:
-        call = self.rules.call
-        return call.allowed and self._caller < 0 and min(self._turns) >= call.earliest
+        return (
+            self.rules.call.allowed
+            and self._caller < 0
+            and (not self._earliest or min(self._turns) >= self._earliest)
+        )
 
     def _turn_ids(self, p: int, base: int) -> list[int]:
         phase = self.phase
         sp = self.space
-        rules = self.rules
         if phase is Phase.TURN:
             ids = [base + _DRAW] if self._stock else []
-            if rules.turn.take_discard and self._discard and self._slots[p].count(-1) < self._P:
+            if self._take_ok and self._discard and self._slots[p].count(-1) < self._P:
                 ids.append(base + _TAKE)
-            if rules.call.timing == "before-draw" and self._can_call(p):
+            if (
+                self._call_first
+                and self._caller < 0
+                and (not self._earliest or min(self._turns) >= self._earliest)
+            ):
                 ids.append(base + _CALL)
-            if rules.opening.re_peek and not self._repeek_used >> p & 1 and self._opening_seen[p]:
+            if self._re_peek_ok and not self._repeek_used >> p & 1 and self._opening_seen[p]:
                 ids.append(base + _REPEEK)
             return ids
         if phase is Phase.DRAWN or phase is Phase.TAKEN:
@@ -425,7 +443,7 @@ class Round:
             o = base + sp.o_replace
             row = self._slots[p]
             ids.extend([o + i for i, c in enumerate(row) if c >= 0])
-            if rules.turn.exchange_equal:
+            if self._exchange_ok:
                 ids.extend(base + sp.o_exchange + m for m in self._exchange_masks(p))
             return ids
         if phase is Phase.POWER:
@@ -740,7 +758,7 @@ class Round:
         self._known[c] = 1 << p
         self._emit(Event(EventKind.DRAW, p, (), (self.deck[c],), frozenset({p})))
         power = self._power[c]
-        if power is not None and self.rules.powers.timing == "draw":
+        if power is not None and self._draw_timing:
             self._start_power(p, power, c, after_drawn=True)
         else:
             self.phase = Phase.DRAWN
@@ -755,7 +773,7 @@ class Round:
         self.phase = Phase.TAKEN
 
     def _open_window(self, p: int) -> None:
-        if self.rules.snap.when != "never":
+        if self._snapping:
             self._window_open = True
             self._window_discarder = p
             self._window_tried = 0
@@ -770,7 +788,7 @@ class Round:
         self._emit(Event(EventKind.REPLACE, p, ((p, i + 1),), (self.deck[old],)))
         self._open_window(p)
         power = self._power[old]
-        if power is not None and self.rules.powers.swapped_out:
+        if power is not None and self._swapped_out:
             self._start_power(p, power, old, after_drawn=False)
         else:
             self._main_action_done(p)
@@ -783,7 +801,7 @@ class Round:
         self._emit(Event(EventKind.DISCARD, p, (), (self.deck[c],)))
         self._open_window(p)
         power = self._power[c]
-        if power is not None and self.rules.powers.timing == "discard" and self._from_stock:
+        if power is not None and not self._draw_timing and self._from_stock:
             self._start_power(p, power, c, after_drawn=False)
         else:
             self._main_action_done(p)
@@ -995,7 +1013,7 @@ class Round:
     def _main_action_done(self, p: int) -> None:
         if self.phase is Phase.OVER:
             return
-        if self.rules.call.timing == "end-of-turn" and self._can_call(p):
+        if self._call_last and self._can_call(p):
             self.phase = Phase.END_OF_TURN
             return
         self._end_turn()
@@ -1007,12 +1025,12 @@ class Round:
         self._turns[c] += 1
         self._total_turns += 1
         if not self._stock:
-            if self.rules.stock.on_empty == "recycle":
+            if self._recycling:
                 self._recycle()
             if not self._stock:
                 self._end("stock")
                 return
-        cap = self.rules.turn.max_turns
+        cap = self._max_turns
         if cap and self._total_turns >= cap:
             self._end("turn-cap")
             return
