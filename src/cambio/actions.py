@@ -85,6 +85,36 @@ class Action:
             where = f"P{a[0]}:{a[1]} <-> P{b[0]}:{b[1]}"
         return f"P{self.player} {self.kind.value}" + (f" {where}" if where else "")
 
+    def to_dict(self) -> dict[str, object]:
+        """A JSON-ready record: ``{"kind": ..., "player": ..., "positions": [[o, p], ...]}``."""
+        return {
+            "kind": self.kind.value,
+            "player": self.player,
+            "positions": [list(p) for p in self.positions],
+        }
+
+    @classmethod
+    def from_dict(cls, data: object) -> Action:
+        """The action :meth:`to_dict` wrote; ``ValueError`` for anything malformed."""
+        if not isinstance(data, dict) or set(data) != {"kind", "player", "positions"}:
+            raise ValueError(f"expected an action record with kind, player, positions: {data!r}")
+        kind, player, positions = data["kind"], data["player"], data["positions"]
+        if not isinstance(kind, str) or type(player) is not int or not isinstance(positions, list):
+            raise ValueError(f"malformed action record {data!r}")
+        slots = []
+        for pos in positions:
+            if (
+                not isinstance(pos, (list, tuple))
+                or len(pos) != 2
+                or not all(type(x) is int for x in pos)
+            ):
+                raise ValueError(f"malformed position {pos!r} in action record")
+            slots.append((pos[0], pos[1]))
+        try:
+            return cls(ActionKind(kind), player, tuple(slots))
+        except ValueError:
+            raise ValueError(f"unknown action kind {kind!r}") from None
+
     # Convenience constructors -------------------------------------------------
     @classmethod
     def draw(cls, player: int) -> Action:

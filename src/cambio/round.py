@@ -201,7 +201,6 @@ class Round:
         self._opening_seen: list[tuple[int, ...]] = [()] * n
         self._pending: list[int] = []
         self._recycles = 0
-        self._arbitrations = 0
         self._result: RoundResult | None = None
         self._events: list[Event] = []
         self._histories: list[list[Event]] = [[] for _ in range(n)]
@@ -682,8 +681,8 @@ class Round:
             d = self._window_discarder
             ids.sort(key=lambda a: (a // sp.per_player - d) % self.players)
         elif mode == "random":
-            rng = random.Random(f"{self.seed}:snap:{self._arbitrations}")
-            self._arbitrations += 1
+            # seeded by the state (actions so far), so a replay draws the same order
+            rng = random.Random(f"{self.seed}:snap:{len(self._actions)}")
             rng.shuffle(ids)
         events: list[Event] = []
         for aid in ids:

@@ -66,7 +66,6 @@ class RoundSnapshot:
     opening_seen: list[tuple[int, ...]]
     pending: list[int]
     recycles: int
-    arbitrations: int
     events: list[Event]
     result: RoundResult | None
 
@@ -174,7 +173,6 @@ def save_round(rnd: Round) -> dict[str, Any]:
         opening_seen=list(rnd._opening_seen),
         pending=rnd._pending[:],
         recycles=rnd._recycles,
-        arbitrations=rnd._arbitrations,
         events=list(rnd._events),
         result=rnd._result,
     )
@@ -271,7 +269,6 @@ def load_round(data: Any, *, verify: bool = False) -> Round:
     rnd._opening_seen = [tuple(p) for p in state.opening_seen]
     rnd._pending = list(state.pending)
     rnd._recycles = state.recycles
-    rnd._arbitrations = state.arbitrations
     rnd._events = list(state.events)
     rnd._histories = [[] for _ in range(rnd.players)]
     rnd._result = state.result
