@@ -29,7 +29,6 @@ True
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Sequence
 
 import attrs
@@ -69,6 +68,12 @@ class MemoryBotConfig:
     """... and at least this much lower than its estimate of every other total."""
     penalty_caution: float = 0.5
     """Extra call margin per point of the table's caller penalty."""
+    call_patience: int = 10
+    """After this many of its own turns the bot grows impatient: ..."""
+    call_urgency: float = 1.0
+    """... each further turn raises its call threshold by this and lowers its call margin
+    by half of it (below zero in the end), so a round in which nobody gets ahead (a
+    recycled stock, everyone's cards known) still ends."""
     replace_margin: float = 0.5
     """Replace a card only when that lowers the estimated total by more than this."""
     power_value: float = 1.5
@@ -100,9 +105,9 @@ class MemoryBot:
         self.config = config if config is not None else MemoryBotConfig()
         self.seat = -1
         self._rules: RuleSet | None = None
-        self._value: dict[Card, int] = {}
-        self._deck: Counter[Card] = Counter()
-        self._deck_mean = 0.0
+        self._value: dict[tuple[str, str], int] = {}
+        self._deck_size = 0
+        self._deck_sum = 0
         # forgetful memory: slot -> (card, table turn when last seen)
         self._learned: dict[Slot, tuple[Card, int]] = {}
         self._seen_events = 0
@@ -122,9 +127,9 @@ class MemoryBot:
         if rules is not self._rules:
             self._rules = rules
             cards = rules.deck.cards()
-            self._deck = Counter(cards)
-            self._value = {c: rules.values.of(c) for c in self._deck}
-            self._deck_mean = sum(self._value[c] for c in cards) / max(1, len(cards))
+            self._value = {(c.rank, c.suit): rules.values.of(c) for c in cards}
+            self._deck_size = len(cards)
+            self._deck_sum = sum(self._value[c.rank, c.suit] for c in cards)
         self._learned = {}
         self._seen_events = 0
         self._now = 0
@@ -255,31 +260,34 @@ class MemoryBot:
         return entry[0]
 
     def _unseen_mean(self, view: PlayerView) -> float:
-        """The mean value of the cards the bot has not seen anywhere it can place them."""
-        out = self._deck.copy()
-        out.subtract(view.discard)
+        """The mean value of the cards the bot has not seen where they now lie.
+
+        Every card of the deck is in one place (the discard pile, a hand, the stock, or
+        held), so the unseen cards are the deck minus the discard pile, the held card
+        when the bot sees it, and the cards it remembers on the table.
+        """
+        count = self._deck_size - len(view.discard)
+        total = self._deck_sum - sum(self._v(c) for c in view.discard)
         if view.holding is not None:
-            out[view.holding] -= 1
+            count -= 1
+            total -= self._v(view.holding)
         for owner in range(view.players):
             for i, here in enumerate(view.present[owner]):
                 if here:
                     card = self._known((owner, i + 1))
                     if card is not None:
-                        out[card] -= 1
-        count = 0
-        total = 0
-        for card, k in out.items():
-            if k > 0:
-                count += k
-                total += k * self._value[card]
-        return total / count if count else self._deck_mean
+                        count -= 1
+                        total -= self._v(card)
+        if count <= 0:
+            return self._deck_sum / max(1, self._deck_size)
+        return total / count
 
     # ------------------------------------------------------------------ estimates
     def _v(self, card: Card) -> int:
-        value = self._value.get(card)
+        key = (card.rank, card.suit)
+        value = self._value.get(key)
         if value is None:
-            value = self._rules_or_fail().values.of(card)
-            self._value[card] = value
+            value = self._value[key] = self._rules_or_fail().values.of(card)
         return value
 
     def _est(self, slot: Slot) -> float:
@@ -333,7 +341,12 @@ class MemoryBot:
         if not others:
             return mine <= cfg.call_threshold
         margin = cfg.call_margin + cfg.penalty_caution * max(0, self._rules_or_fail().call.penalty)
-        return mine <= cfg.call_threshold and mine + margin <= min(others.values())
+        threshold = cfg.call_threshold
+        late = view.turns[self.seat] - cfg.call_patience
+        if late > 0:
+            threshold += cfg.call_urgency * late
+            margin -= cfg.call_urgency * late / 2
+        return mine <= threshold and mine + margin <= min(others.values())
 
     def _start_of_turn(self, view: PlayerView, choices: Sequence[Action]) -> Action | None:
         repeek = _first(choices, ActionKind.RE_PEEK)
