@@ -409,12 +409,56 @@ register(
 
 
 # ---------------------------------------------------------------------------------------
-# Room for more: `play` and `simulate` register here the same way, e.g.
-#
-#     def _play_arguments(parser: argparse.ArgumentParser) -> None: ...
-#     def _play(args: argparse.Namespace) -> int: ...
-#     register(Command("play", help="...", description="...",
-#                      arguments=_play_arguments, run=_play))
+# cambio play and cambio simulate: their options and code live in play.py and simulate.py
+
+
+def _play_arguments(parser: argparse.ArgumentParser) -> None:
+    from .play import add_arguments
+
+    add_arguments(parser)
+
+
+def _play(args: argparse.Namespace) -> int:
+    from .play import run_command
+
+    return run_command(args)
+
+
+def _simulate_arguments(parser: argparse.ArgumentParser) -> None:
+    from .simulate import add_arguments
+
+    add_arguments(parser)
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    from .simulate import run_command
+
+    return run_command(args)
+
+
+register(
+    Command(
+        "play",
+        help="play a round in the terminal against computer players",
+        description="Play one round as player 0 against MemoryBots, typing short commands "
+        "(help lists them). Reads standard input, so a script can play; end of input stops "
+        "the game cleanly.",
+        arguments=_play_arguments,
+        run=_play,
+    )
+)
+register(
+    Command(
+        "simulate",
+        help="play many rounds between bots and report win rates",
+        description="Play --games rounds between bots (memory, random, random-nocall, "
+        "memory-forgetful), one per seat, and report each seat's win rate and mean score, "
+        "how rounds ended and how fast. The same --seed gives the same numbers whatever "
+        "--jobs is.",
+        arguments=_simulate_arguments,
+        run=_simulate,
+    )
+)
 
 
 # ---------------------------------------------------------------------------------------
