@@ -197,9 +197,12 @@ class SimulationReport:
 
 
 def _spec_name(spec: BotSpec) -> str:
+    """A short name for a bot spec: the name itself, or the factory's (or its function's)."""
     if isinstance(spec, str):
         return spec.strip().lower()
-    return getattr(spec, "__name__", None) or type(spec).__name__
+    target = getattr(spec, "func", spec)  # functools.partial
+    name = getattr(target, "__name__", None) or type(target).__name__
+    return "custom" if name == "<lambda>" else str(name)
 
 
 def simulate(
@@ -389,9 +392,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _fail(message: str) -> int:
+def _fail(message: str, status: int = 2) -> int:
     sys.stderr.write(f"cambio simulate: error: {message}\n")
-    return 2
+    return status
 
 
 def run_command(args: argparse.Namespace) -> int:
@@ -403,7 +406,7 @@ def run_command(args: argparse.Namespace) -> int:
         rules = load_ruleset(args.variant)
     except (RuleSetError, OSError, ValueError) as error:
         first = str(error).splitlines()[0] if str(error) else type(error).__name__
-        return _fail(f"cannot load the table {args.variant!r}: {first}")
+        return _fail(first, 1)
     names = [b.strip().lower() for b in str(args.bots).split(",") if b.strip()]
     if not names:
         return _fail("--bots needs at least one bot name")
@@ -415,11 +418,11 @@ def run_command(args: argparse.Namespace) -> int:
         players = len(names) if len(names) > 1 else rules.players.default
     if len(names) == 1:
         names = names * max(1, players)
-    if len(names) != players:
-        return _fail(f"--players {players} needs {players} bots, --bots names {len(names)}")
     lo, hi = rules.players.min, rules.players.max
     if not lo <= players <= hi:
         return _fail(f"the {rules.name} table seats {lo} to {hi} players, not {players}")
+    if len(names) != players:
+        return _fail(f"--players {players} needs {players} bots, --bots names {len(names)}")
     if rules.teams.size > 1 and players % rules.teams.size:
         return _fail(f"the {rules.name} table plays in teams of {rules.teams.size}")
     if args.games < 1:
