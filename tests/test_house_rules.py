@@ -564,6 +564,38 @@ def test_calling_at_the_end_of_ones_turn() -> None:
     assert res is not None and res.reason == "call" and res.caller == 1
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="engine: on a table that does not recycle, the END_OF_TURN call window still "
+    "opens after the turn that drew the stock's last card, so a call lands when the round "
+    "is already over (no final turns; a lowest caller collects its reward)",
+)
+def test_no_end_of_turn_call_once_the_stock_has_run_out() -> None:
+    # Sixteen cards, three players: a stock of three.
+    rules = table(
+        players={"max": 3},
+        deck={"ranks": ("A", "2", "3", "4")},
+        values={"red": {}},
+        powers={"table": ()},
+        call={"timing": "end-of-turn", "lowest_scores_zero": True, "penalty": 10},
+    )
+    deck = deal(
+        ["2S", "2H", "2D", "2C"],
+        ["3S", "3H", "3D", "3C"],
+        ["AS", "AH", "AD", "AC"],
+        discard="4S",
+        stock=["4H", "4D", "4C"],
+    )
+    r = Round(rules, 3, deck=deck, seed=1)
+    for p in (0, 1):
+        draw_discard(r, p)
+        r.apply(Action.pass_(p))
+    draw_discard(r, 2)  # the last card: the round is scored as it stands
+    assert r.stock_size == 0
+    assert not r.can_apply(Action.call(2))
+    assert r.result is not None and r.result.reason == "stock" and r.result.caller is None
+
+
 def final_turn_order(call: dict[str, Any]) -> list[int]:
     rules = table(call=call)
     deck = deal(
