@@ -22,6 +22,7 @@ import pytest
 import cambio
 from cambio import Action, ActionKind, Card, IllegalActionError, Match, Phase, Round, RuleSet
 from cambio.rules import PRACTICE_POWERS, CombinationRules
+from cambio.scoring import RoundResult
 
 
 def deal(*grids: Sequence[str], discard: str, stock: Sequence[str] = ()) -> list[str]:
@@ -783,23 +784,20 @@ def cabo(*grids: Sequence[str], stock: Sequence[str] = ("6", "5", "4", "6")) -> 
 
 
 def test_cabo_caller_scores_zero_when_lowest_or_tied_else_total_plus_ten() -> None:
-    for caller_hand, scores in [
-        (TEN, (0, 50)),  # lowest: 0
-        (["1", "2", "3", "4"], (0, 50)),
-    ]:
-        r = cabo(caller_hand, FIFTY)
+    def called(*grids: Sequence[str]) -> RoundResult:
+        r = cabo(*grids)
         r.apply(Action.call(0))
-        draw_discard(r, 1)
-        assert r.result is not None and r.result.scores == scores
-    r = cabo(TEN, ["4", "3", "2", "1"])  # tied: counts as lowest
-    r.apply(Action.call(0))
-    draw_discard(r, 1)
-    assert r.result is not None and r.result.scores == (0, 10) and r.result.caller_lowest
-    r = cabo(["5", "3", "2", "1"], TEN)  # 11 against 10: 11 + 10
-    r.apply(Action.call(0))
-    draw_discard(r, 1)
-    res = r.result
-    assert res is not None and res.scores == (21, 10) and res.winners == (1,)
+        for p in range(1, len(grids)):
+            draw_discard(r, p)
+        assert r.result is not None and r.result.reason == "call"
+        return r.result
+
+    res = called(TEN, FIFTY, ["6", "6", "0", "0"])  # lowest: 0; the others their totals
+    assert res.totals == (10, 50, 12) and res.scores == (0, 50, 12)
+    res = called(TEN, ["4", "3", "2", "1"])  # tied for the lowest: counts as lowest
+    assert res.caller_lowest and res.scores == (0, 10) and res.winners == (0, 1)
+    res = called(["5", "3", "2", "1"], TEN, FIFTY)  # 11 against 10: 11 + 10
+    assert not res.caller_lowest and res.scores == (21, 10, 50) and res.winners == (1,)
 
 
 def test_cabo_powers_and_the_discard_pile() -> None:
