@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import functools
 import inspect
 import json
 import re
@@ -713,20 +714,24 @@ def _split_items(block: Sequence[str]) -> tuple[str, list[str]]:
     return " ".join(lead), items
 
 
+@functools.cache
+def _key_paths() -> frozenset[str]:
+    return frozenset(k.path for k in reference_keys())
+
+
 _KEY_PATH = re.compile(r"(?<![\w.`/-])([a-z]+)\.([a-z_]+)(\.[A-Za-z0-9_]+)?(?![\w`/-])")
 _SEE_FILE = re.compile(r"\(see ([a-z0-9-]+)\.toml\)")
 
 
 def _decorate(text: str, profiles: Sequence[str]) -> str:
     """Key paths become links to the reference, ``(see x.toml)`` a link to x's page."""
-    sections = {f.name for f in attrs.fields(RuleSet)}
+    known = _key_paths()
 
     def key(match: re.Match[str]) -> str:
-        if match.group(1) not in sections:
-            return match.group(0)
-        path = match.group(0).rstrip(".")
         anchor = f"{match.group(1)}.{match.group(2)}"
-        return f"[`{path}`](../reference.md#{anchor})"
+        if anchor not in known:  # "snap.toml" is a file name, not a key
+            return match.group(0)
+        return f"[`{match.group(0)}`](../reference.md#{anchor})"
 
     def see(match: re.Match[str]) -> str:
         name = match.group(1)
