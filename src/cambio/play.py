@@ -840,8 +840,8 @@ def run_command(args: argparse.Namespace) -> int:
         rules = load_ruleset(args.variant)
     except (RuleSetError, OSError, ValueError) as error:
         first = str(error).splitlines()[0] if str(error) else type(error).__name__
-        sys.stderr.write(f"cambio play: error: cannot load the table {args.variant!r}: {first}\n")
-        return 2
+        sys.stderr.write(f"cambio play: error: {first}\n")
+        return 1
     players = args.players
     if players is not None:
         lo, hi = rules.players.min, rules.players.max
