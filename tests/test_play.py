@@ -99,7 +99,7 @@ def play_text(rules: cambio.RuleSet | str, script: str, **kwargs: object) -> str
 def test_snapping_table_offers_snaps() -> None:
     script = "\n".join(itertools.islice(itertools.cycle(["d", "x", "k", "n 3", "", "c"]), 400))
     out = play_text("snap", script, seed=8)
-    assert "You may snap" in out
+    assert "is on the discard pile. Snap?" in out
     assert "The round is over" in out
 
 

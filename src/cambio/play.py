@@ -175,7 +175,7 @@ class TerminalPlayer:
         self._asked_window = window
         top = view.top_discard
         self.term.say(
-            f"You may snap the {self.term.card(top)} on the discard pile: "
+            f"{self.term.card(top)} is on the discard pile. Snap? "
             f"{_snap_hint(snaps, self.seat)}, or press Enter to let it go."
         )
         while True:
@@ -474,7 +474,7 @@ def _command_text(action: Action, me: int) -> str:
 
 def _snap_hint(snaps: Sequence[Action], me: int) -> str:
     others = any(o != me for a in snaps for o, _ in a.positions)
-    return "n POS to snap your card" + (" (n PLAYER POS: anyone's)" if others else "")
+    return "n POS = snap your matching card" + (" (n PLAYER POS: anyone's)" if others else "")
 
 
 def _power_note(view: PlayerView, rules: RuleSet) -> str:

@@ -517,7 +517,7 @@ def _print_report(report: SimulationReport) -> None:
             str(s.seat),
             s.bot,
             f"{s.win_rate:.1%}",
-            f"{s.wins:g}",
+            f"{s.wins:.1f}".removesuffix(".0"),
             str(s.outright),
             f"{s.mean_score:.2f}",
             f"{s.calls_won}/{s.calls}",
