@@ -17,7 +17,12 @@ every card it remembers on the table. With those estimates it:
 * snaps only when it knows the matching card (its own, and another player's where
   the table allows it), never on a guess;
 * calls when its estimated total is low enough and lower than its estimates of every
-  other player's total by a margin.
+  other player's total by a margin; after many turns it grows impatient (a higher
+  threshold, a smaller margin), so a round in which nobody pulls ahead still ends.
+
+With ``memory_turns`` set, the bot forgets a card that many turns after it last saw it
+(it keeps following remembered cards through public swaps until then), so it plays
+like a person rather than a perfect record.
 
 >>> import cambio
 >>> from cambio.bots import MemoryBot, MemoryBotConfig, RandomBot, play_round
