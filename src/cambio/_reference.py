@@ -700,18 +700,46 @@ def _blocks(lines: Sequence[str]) -> list[list[str]]:
     return [b for b in blocks if b]
 
 
-def _split_items(block: Sequence[str]) -> tuple[str, list[str]]:
-    """A block's lead text and its ``- `` items (continuation lines joined)."""
+@attrs.frozen
+class _Item:
+    """One ``- `` item of a header block: its text, and any lines indented as code."""
+
+    text: str
+    code: tuple[str, ...] = ()
+
+
+def _split_items(block: Sequence[str]) -> tuple[str, list[_Item]]:
+    """A block's lead text and its ``- `` items (continuation lines joined; lines
+    indented by four spaces or more are kept apart as the item's code)."""
     lead: list[str] = []
-    items: list[str] = []
+    items: list[_Item] = []
     for line in block:
         if line.startswith("- "):
-            items.append(line[2:].strip())
+            items.append(_Item(line[2:].strip()))
+        elif items and line.startswith("    "):
+            items[-1] = attrs.evolve(items[-1], code=(*items[-1].code, line))
         elif items and line.startswith(" "):
-            items[-1] += " " + line.strip()
+            items[-1] = attrs.evolve(items[-1], text=f"{items[-1].text} {line.strip()}")
         else:
             lead.append(line.strip())
     return " ".join(lead), items
+
+
+_TOML_LINE = re.compile(r"^\s*(\[.*\]|[\w.-]+\s*=.*)$")
+
+
+def _item_lines(items: Sequence[_Item], profiles: Sequence[str]) -> list[str]:
+    """Markdown for a list of header items; an item's code becomes a fenced block."""
+    out: list[str] = []
+    for item in items:
+        out.append(f"- {_decorate(item.text, profiles)}")
+        if item.code:
+            indent = min(len(line) - len(line.lstrip()) for line in item.code)
+            language = "toml" if all(_TOML_LINE.match(line) for line in item.code) else "text"
+            out += ["", f"    ```{language}"]
+            out += [f"    {line[indent:]}" for line in item.code]
+            out += ["    ```", ""]
+    return [*out, ""] if items else []
 
 
 @functools.cache
@@ -772,17 +800,17 @@ def _header_markdown(lines: Sequence[str], profiles: Sequence[str]) -> tuple[str
                     out += [heading[2], ""]
                 if rest:
                     out += [_decorate(rest[:1].upper() + rest[1:], profiles), ""]
-                out += [f"- {_decorate(item, profiles)}" for item in items] + [""]
+                out += _item_lines(items, profiles)
             else:
                 out += [_decorate(rest[:1].upper() + rest[1:] or "None.", profiles), ""]
         elif lead.startswith("Source:"):
             source = lead[len("Source:") :].strip()
             out += ["## Source", "", _decorate(source[:1].upper() + source[1:], profiles), ""]
-            out += [f"- {_decorate(item, profiles)}" for item in items] + ([""] if items else [])
+            out += _item_lines(items, profiles)
         else:
             if lead:
                 out += [_decorate(lead, profiles), ""]
-            out += [f"- {_decorate(item, profiles)}" for item in items] + ([""] if items else [])
+            out += _item_lines(items, profiles)
     return description, out
 
 
