@@ -183,3 +183,15 @@ def test_reference_module_doctests() -> None:
     failures, tried = doctest.testmod(_reference)
     assert tried > 0
     assert failures == 0
+
+
+def test_embedding_guide_names_every_action_and_event_kind() -> None:
+    text = (DOCS / "embedding.md").read_text(encoding="utf-8")
+    kinds = [kind.value for kind in cambio.ActionKind]
+    kinds += [
+        value
+        for name, value in vars(cambio.events.EventKind).items()
+        if name.isupper() and isinstance(value, str)
+    ]
+    missing = [kind for kind in kinds if f"| `{kind}` |" not in text]
+    assert not missing, f"docs/embedding.md does not describe: {missing}"
