@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import assume, given, note
+from hypothesis import assume, given, note, settings
 from hypothesis import strategies as st
 
 import cambio
@@ -111,6 +111,7 @@ def decide(bot: Bot, r: Round, player: int, view: PlayerView) -> Action | None:
     return bot.react(view, snaps) if snaps else None
 
 
+@settings(max_examples=max(settings.default.max_examples, 80))
 @given(tables, st.data())
 def test_unseen_cards_never_change_a_view(rules: RuleSet, data: st.DataObject) -> None:
     players = data.draw(st.sampled_from(seat_counts(rules)), label="players")

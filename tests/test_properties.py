@@ -30,6 +30,7 @@ from __future__ import annotations
 import contextlib
 import os
 import random
+from collections.abc import Sequence
 from typing import Any
 
 import attrs
@@ -46,6 +47,7 @@ from hypothesis.stateful import (
 
 import cambio
 from cambio import Action, ActionKind, Card, IllegalActionError, Match, Phase, Round, RuleSet
+from cambio.events import Event, EventKind
 from cambio.match import MAX_EXTRA_ROUNDS, MAX_ROUNDS
 from cambio.rules import (
     CallRules,
@@ -192,10 +194,31 @@ def card_places(r: Round) -> list[int]:
     return sorted(ids)
 
 
+def pile_from_events(events: Sequence[Event]) -> list[Card]:
+    """The discard pile as the public event log tells it: the deal's first card, every
+    card replaced, discarded, snapped or exchanged onto it, minus taken cards; a recycle
+    keeps only the top card."""
+    pile: list[Card] = []
+    for e in events:
+        cards = [c for c in e.cards if c is not None]
+        if e.kind == EventKind.DEAL:
+            pile = list(cards)
+        elif e.kind == EventKind.TAKE:
+            pile.pop()
+        elif e.kind in (EventKind.REPLACE, EventKind.DISCARD, EventKind.SNAP, EventKind.EXCHANGE):
+            pile.extend(cards)
+        elif e.kind == EventKind.FAILED_EXCHANGE and len(e.cards) > len(e.positions):
+            pile.append(cards[-1])  # the drawn card is discarded
+        elif e.kind == EventKind.RECYCLE:
+            pile = pile[-1:]
+    return pile
+
+
 def check_cards(r: Round) -> None:
     assert card_places(r) == list(range(len(r.deck))), "a card is missing or in two places"
     assert r.stock_size == len(r._stock)
     assert [r.deck[c] for c in r._discard] == list(r.discard_pile)
+    assert list(r.discard_pile) == pile_from_events(r.events), "the pile is not what happened"
 
 
 MASK_CELLS = 300_000
@@ -664,7 +687,8 @@ class RoundMachine(RuleBasedStateMachine):
 
 TestRounds = RoundMachine.TestCase
 TestRounds.settings = settings(
-    stateful_step_count=12 if CI else 30,
+    max_examples=max(settings.default.max_examples, 60),
+    stateful_step_count=20 if CI else 30,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
     deadline=None,
 )
@@ -807,8 +831,8 @@ class MatchMachine(RuleBasedStateMachine):
 
 TestMatches = MatchMachine.TestCase
 TestMatches.settings = settings(
-    max_examples=max(4, settings.default.max_examples // 4),
-    stateful_step_count=6 if CI else 12,
+    max_examples=max(12, settings.default.max_examples // 4),
+    stateful_step_count=8 if CI else 12,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
     deadline=None,
 )
