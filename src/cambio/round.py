@@ -40,9 +40,9 @@ from .actions import Action, ActionKind, ActionSpace, action_space, opening_choi
 from .cards import Card
 from .errors import IllegalActionError
 from .events import Event, EventKind
-from .rules import Power, RuleSet, Step
+from .rules import Power, RuleSet, Step, ensure_valid
 from .scoring import RoundResult, score_round
-from .views import PlayerView
+from .views import History, PlayerView
 
 __all__ = ["Phase", "Round"]
 
@@ -102,6 +102,7 @@ class Round:
             rules = load_ruleset(rules)
         if not isinstance(rules, RuleSet):
             raise TypeError(f"expected a RuleSet or a profile name, got {rules!r}")
+        ensure_valid(rules)
         n = rules.players.default if players is None else players
         if isinstance(n, bool) or not isinstance(n, int):
             raise TypeError(f"players must be a whole number, got {n!r}")
@@ -1114,7 +1115,7 @@ class Round:
             opening_positions=self._opening_seen[player],
             re_peek_used=bool(self._repeek_used & bit),
             turns=tuple(self._turns),
-            history=tuple(self._history(player)),
+            history=History(self._history(player)),
             result=self._result,
         )
 

@@ -14,12 +14,14 @@ shape (see :mod:`cambio.loading`).
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterator
 from typing import Literal
 
 import attrs
 
 from .cards import JOKER, STANDARD_RANKS, SUITS, Card, build_deck
+from .errors import Problem, RuleSetError
 
 __all__ = [
     "CallRules",
@@ -43,6 +45,7 @@ __all__ = [
     "TurnRules",
     "ValueRules",
     "check_rules",
+    "ensure_valid",
 ]
 
 PeekScope = Literal["own", "other", "any"]
@@ -355,6 +358,29 @@ class RuleSet:
 _PEEK_SCOPES = ("own", "other", "any")
 _SWAP_SCOPES = ("own-other", "any-two", "peeked-pair", "peeked-any", "peeked-own", "peeked-other")
 _TIE_BREAKS = ("caller", "not-caller", "lower-cards", "fewer-cards", "share")
+
+
+_VALIDATED: dict[int, weakref.ref[RuleSet]] = {}
+
+
+def ensure_valid(rules: RuleSet) -> None:
+    """Raise :class:`~cambio.errors.RuleSetError` if ``rules`` fails :func:`check_rules`.
+
+    The engine calls this for every round; a RuleSet found valid is remembered by
+    identity (while it lives), so checking the same object again costs nothing.
+    """
+    key = id(rules)
+    ref = _VALIDATED.get(key)
+    if ref is not None and ref() is rules:
+        return
+    problems = check_rules(rules)
+    if problems:
+        raise RuleSetError(Problem(rules.name, path, message) for path, message in problems)
+
+    def forget(_ref: weakref.ref[RuleSet]) -> None:
+        _VALIDATED.pop(key, None)
+
+    _VALIDATED[key] = weakref.ref(rules, forget)
 
 
 def check_rules(rules: RuleSet) -> list[tuple[str, str]]:
