@@ -280,15 +280,29 @@ def check_legality(r: Round, sample: int = 0) -> None:
         assert r.legal_action_ids(who) or stuck(r), f"P{who} must decide but has no action"
 
 
+def shown_to(events: Sequence[Event], player: int) -> set[Card]:
+    """Every card the events showed ``player`` (as that player saw them)."""
+    return {c for e in events for c in e.as_seen_by(player).cards if c is not None}
+
+
 def check_views(r: Round, full: bool = True) -> None:
-    """Views show only true cards, and each history is the log as its player saw it
-    (the whole history when ``full``, else its length and latest events)."""
+    """Views show only true cards, and only cards their player was shown at some point
+    (checked when ``full``); each history is the log as its player saw it (the whole
+    history when ``full``, else its length and latest events)."""
     n = r.players
     hands = [r.hand(o) for o in range(n)]
     events = r.events
     tail = len(events) if full else min(len(events), 4)
     for q in range(n):
         v = r.view(q)
+        if full and not r.is_over:
+            shown = shown_to(events, q)
+            for o in range(n):
+                for i, card in enumerate(v.grids[o]):
+                    assert card is None or card in shown, (
+                        f"P{q}'s view shows {card} at P{o}:{i + 1}, a card P{q} was never shown"
+                    )
+            assert v.holding is None or v.holding in shown
         assert v.player == q and v.players == n
         assert v.to_act == r.to_act and v.current == r.current and v.caller == r.caller
         assert v.discard == r.discard_pile and v.stock_size == r.stock_size
