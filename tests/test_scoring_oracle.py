@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import attrs
-from hypothesis import assume, given
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import cambio
@@ -220,8 +220,11 @@ def scoring_cases(
     most = rules.grid.max_positions
     hands: list[list[Card]] = []
     for p in range(players):
-        how = draw(st.integers(0, 5)) if hands else 0
-        if how == 1:  # the same cards as an earlier hand, in another order
+        how = draw(st.sampled_from([0, 1, 2, 3, 4, 4, 4, 5, 6])) if hands else 0
+        if how == 4:  # the same cards as the lowest hand so far: a tie for the lowest
+            low = min(range(p), key=lambda q: sum(rules.value(c) for c in hands[q]))
+            hand = list(draw(st.permutations(hands[low])))
+        elif how == 1:  # the same cards as an earlier hand, in another order
             hand = list(draw(st.permutations(hands[draw(st.integers(0, p - 1))])))
         elif how == 2:  # an earlier hand plus or minus zero-point cards
             hand = list(hands[draw(st.integers(0, p - 1))])
@@ -235,7 +238,9 @@ def scoring_cases(
         else:
             hand = draw(st.lists(card, max_size=min(most, 6)))
         hands.append(hand[:most])
-    caller = draw(st.none() | st.integers(0, players - 1))
+    totals = [sum(rules.value(c) for c in hand) for hand in hands]
+    lowest = [p for p in range(players) if totals[p] == min(totals)]
+    caller = draw(st.none() | st.integers(0, players - 1) | st.sampled_from(lowest))
     empty_winner = None
     empty = [p for p, hand in enumerate(hands) if not hand]
     if empty and draw(st.booleans()):
@@ -243,6 +248,7 @@ def scoring_cases(
     return rules, hands, caller, empty_winner
 
 
+@settings(max_examples=max(settings.default.max_examples, 400))
 @given(scoring_cases())
 def test_score_round_agrees_with_the_plain_oracle(
     case: tuple[RuleSet, list[list[Card]], int | None, int | None],
