@@ -70,6 +70,12 @@ ROUNDTRIP_EVERY = 4 if CI else 1
 """Save, load and copy checks run at every step in the dev profile, every few under CI."""
 
 
+def default_examples() -> int:
+    """``max_examples`` of the hypothesis profile in force (see tests/conftest.py)."""
+    current = settings.default
+    return current.max_examples if current is not None else 100
+
+
 # --------------------------------------------------------------------------- tables
 
 
@@ -308,8 +314,8 @@ def check_views(r: Round, full: bool = True) -> None:
         assert v.discard == r.discard_pile and v.stock_size == r.stock_size
         for o in range(n):
             assert v.present[o] == tuple(c is not None for c in hands[o])
-            for shown, true in zip(v.grids[o], hands[o], strict=True):
-                assert shown is None or shown == true, f"P{q}'s view shows a false card"
+            for card, true in zip(v.grids[o], hands[o], strict=True):
+                assert card is None or card == true, f"P{q}'s view shows a false card"
         if v.holding is not None:
             assert r._drawn >= 0 and v.holding == r.deck[r._drawn]
         assert len(v.history) == len(events)
@@ -701,7 +707,7 @@ class RoundMachine(RuleBasedStateMachine):
 
 TestRounds = RoundMachine.TestCase
 TestRounds.settings = settings(
-    max_examples=max(settings.default.max_examples, 60),
+    max_examples=max(default_examples(), 60),
     stateful_step_count=20 if CI else 30,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
     deadline=None,
@@ -716,8 +722,10 @@ def match_tables() -> st.SearchStrategy[RuleSet]:
     since their scores may never reach a limit."""
 
     def short(rules: RuleSet, rounds: int) -> RuleSet:
-        end = "single" if rounds == 0 else "rounds"
-        return attrs.evolve(rules, match=attrs.evolve(rules.match, end=end, rounds=rounds))
+        match = attrs.evolve(rules.match, end="single", rounds=0)
+        if rounds:
+            match = attrs.evolve(rules.match, end="rounds", rounds=rounds)
+        return attrs.evolve(rules, match=match)
 
     generated = st.builds(short, rulesets(), st.integers(0, 3)).filter(can_end)
     return st.one_of(profiles, generated)
@@ -845,7 +853,7 @@ class MatchMachine(RuleBasedStateMachine):
 
 TestMatches = MatchMachine.TestCase
 TestMatches.settings = settings(
-    max_examples=max(12, settings.default.max_examples // 4),
+    max_examples=max(12, default_examples() // 4),
     stateful_step_count=8 if CI else 12,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
     deadline=None,

@@ -22,6 +22,7 @@ from cambio import ActionKind, Card, Round, RuleSet
 from cambio.rules import CallRules, CombinationRules, ScoringRules
 from cambio.scoring import RoundResult, score_round
 from strategies import TIE_BREAKS, rulesets
+from test_properties import default_examples
 
 PROFILES = cambio.available_variants()
 
@@ -243,12 +244,12 @@ def scoring_cases(
     caller = draw(st.none() | st.integers(0, players - 1) | st.sampled_from(lowest))
     empty_winner = None
     empty = [p for p, hand in enumerate(hands) if not hand]
-    if empty and draw(st.booleans()):
+    if empty and bool(draw(st.booleans())):
         empty_winner = draw(st.sampled_from(empty))
     return rules, hands, caller, empty_winner
 
 
-@settings(max_examples=max(settings.default.max_examples, 400))
+@settings(max_examples=max(default_examples(), 400))
 @given(scoring_cases())
 def test_score_round_agrees_with_the_plain_oracle(
     case: tuple[RuleSet, list[list[Card]], int | None, int | None],
