@@ -346,13 +346,6 @@ def test_a_match_refuses_bad_input_too(name: str, seed: int, thing: Any) -> None
 # --------------------------------------------------------------------------- reported bugs
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug 4 (reported): a malformed Action (a kind that is not an "
-    "ActionKind, positions that are not pairs) makes can_apply/verify/apply raise "
-    "AttributeError, TypeError or a plain ValueError: IllegalActionError formats the "
-    "action with Action.__str__, which assumes a well-formed action",
-)
 @pytest.mark.parametrize(
     "action",
     [
@@ -371,14 +364,6 @@ def test_malformed_action_objects_raise_illegal_action_error(action: Action) -> 
         r.apply(action)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug 3 (reported): ActionSpace.encode looks the action up in a cache "
-    "before checking types, and Action(DRAW, 0.0) == Action(DRAW, 0) (also False == 0, "
-    "(0, 1.0) == (0, 1)); so a float or bool player or position is refused on a fresh "
-    "action space and accepted once the equal well-typed action was encoded (the space "
-    "is shared by every round with the same shape)",
-)
 @pytest.mark.parametrize(
     "odd",
     [

@@ -480,11 +480,6 @@ def test_the_callers_grid_stays_open_by_default() -> None:
     assert r.phase is Phase.GIVE and r.to_act == 1
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine: a locked caller may still snap another player's card and then give "
-    "away one of its own cards (or take a penalty card), so its grid changes after the call",
-)
 def test_a_locked_caller_cannot_change_its_own_grid_by_snapping() -> None:
     rules = table(call={"caller_locked": True}, snap=STICKING)
     deck = deal(
@@ -565,12 +560,6 @@ def test_calling_at_the_end_of_ones_turn() -> None:
     assert res is not None and res.reason == "call" and res.caller == 1
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine: on a table that does not recycle, the END_OF_TURN call window still "
-    "opens after the turn that drew the stock's last card, so a call lands when the round "
-    "is already over (no final turns; a lowest caller collects its reward)",
-)
 def test_no_end_of_turn_call_once_the_stock_has_run_out() -> None:
     # Sixteen cards, three players: a stock of three.
     rules = table(

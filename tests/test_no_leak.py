@@ -191,13 +191,6 @@ def test_another_players_stock_draw_is_hidden() -> None:
     assert rounds[0].view(0) == rounds[1].view(0)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug 6 (reported): with powers used when drawn, drawing a card with a "
-    "power shows every player a 'power' event naming the power and a 'power' phase "
-    "before the drawer decides to use it, so others learn the rank class of a private "
-    "draw even when the drawer skips the power",
-)
 def test_a_power_on_a_private_draw_is_not_announced_before_it_is_used() -> None:
     a, b = _draw_power_rounds()
     assert a.view(0).history[-1].kind == b.view(0).history[-1].kind

@@ -890,11 +890,6 @@ def test_every_profile_plays_to_the_end_under_the_checks(name: str) -> None:
 # --------------------------------------------------------------------------- reported bugs
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug 1 (reported): a valid table whose deal leaves the stock empty "
-    "gives the first player no legal action while the round is not over",
-)
 def test_a_deal_with_an_empty_stock_ends_or_leaves_a_move() -> None:
     rules = _empty_stock_deal_table()
     assert cambio.check_rules(rules) == []
@@ -903,12 +898,6 @@ def test_a_deal_with_an_empty_stock_ends_or_leaves_a_move() -> None:
     assert r.is_over or r.legal_action_ids(r.to_act)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug 2 (reported): a forfeit of several cards that empties the stock "
-    "returns early from _penalise and skips the end-of-stock check, leaving the turn "
-    "holder with no legal action while the round is not over",
-)
 def test_a_forfeit_that_empties_the_stock_ends_the_round() -> None:
     rules = _penalty_runs_out_table()
     assert cambio.check_rules(rules) == []
@@ -921,12 +910,6 @@ def test_a_forfeit_that_empties_the_stock_ends_the_round() -> None:
     assert r.result is not None and r.result.reason == "stock"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug 5 (reported): a round is saved with its cards as text and read "
-    "back with Card.parse, so a custom rank name that ends in a suit letter (1H) or has "
-    "surrounding blanks does not load (a valid table: check_rules accepts the names)",
-)
 @pytest.mark.parametrize("rank", ["1H", " 1", "x S"])
 def test_a_round_with_any_custom_rank_name_saves_and_loads(rank: str) -> None:
     rules = RuleSet(

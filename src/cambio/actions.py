@@ -272,6 +272,7 @@ class ActionSpace:
 
     def encode(self, action: Action) -> int:
         """The id of ``action``; ``ValueError`` if it has no id in this space."""
+        _check_shape(action)
         cached = self._encode_cache.get(action)
         if cached is not None:
             return cached
@@ -347,6 +348,26 @@ class ActionSpace:
                 raise ValueError("snap takes exactly one position at this table")
             return self.o_snap_many + self._own_mask(action)
         raise ValueError(f"unknown action kind {kind!r}")
+
+
+def _check_shape(action: object) -> None:
+    """Refuse anything but a well-typed Action before it is compared with known ones.
+
+    ``Action(DRAW, 0.0) == Action(DRAW, 0)`` (and ``False == 0``), so the types are
+    checked first: a float or a bool is never a seat or a position.
+    """
+    if not isinstance(action, Action):
+        raise ValueError(f"expected an Action, got {action!r}")
+    if not isinstance(action.kind, ActionKind):
+        raise ValueError(f"unknown action kind {action.kind!r}")
+    if type(action.player) is not int:
+        raise ValueError(f"player {action.player!r} is not a seat number")
+    positions = action.positions
+    if type(positions) is not tuple:
+        raise ValueError(f"positions {positions!r} are not a tuple of (owner, position) pairs")
+    for pos in positions:
+        if type(pos) is not tuple or len(pos) != 2 or not all(type(x) is int for x in pos):
+            raise ValueError(f"position {pos!r} is not an (owner, position) pair of whole numbers")
 
 
 @functools.lru_cache(maxsize=64)

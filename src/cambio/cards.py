@@ -25,6 +25,8 @@ __all__ = [
     "SUITS",
     "Card",
     "build_deck",
+    "card_from_json",
+    "card_to_json",
 ]
 
 STANDARD_RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -104,3 +106,24 @@ def build_deck(
             one.extend(Card(rank, suit) for suit in SUITS)
         one.extend(Card(JOKER, "") for _ in range(jokers))
     return one * decks
+
+
+def card_to_json(card: Card) -> list[str]:
+    """A card as ``[rank, suit]`` for saved files: exact for any rank name.
+
+    >>> card_to_json(Card("1H"))
+    ['1H', '']
+    """
+    return [card.rank, card.suit]
+
+
+def card_from_json(value: object) -> Card:
+    """The card :func:`card_to_json` wrote; ``ValueError`` for anything else."""
+    if (
+        not isinstance(value, list)
+        or len(value) != 2
+        or not all(isinstance(x, str) for x in value)
+        or value[1] not in ("", *SUITS)
+    ):
+        raise ValueError(f"expected a card as [rank, suit], found {value!r}")
+    return Card(value[0], value[1])

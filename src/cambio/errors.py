@@ -40,4 +40,8 @@ class IllegalActionError(ValueError):
     def __init__(self, action: object, reason: str) -> None:
         self.action = action
         self.reason = reason
-        super().__init__(f"illegal action {action}: {reason}")
+        try:
+            shown = str(action)
+        except Exception:  # a malformed action may not even print
+            shown = repr(action)
+        super().__init__(f"illegal action {shown}: {reason}")

@@ -120,7 +120,7 @@ from typing import Any
 import attrs
 
 from .actions import Action, ActionKind, ActionSpace, action_space, opening_choices
-from .cards import Card
+from .cards import Card, card_from_json, card_to_json
 from .errors import IllegalActionError
 from .events import Event
 from .round import Round
@@ -139,7 +139,7 @@ __all__ = [
     "RoundRecord",
 ]
 
-SAVE_FORMAT = "cambio-match/1"
+SAVE_FORMAT = "cambio-match/2"
 
 MAX_EXTRA_ROUNDS = 5
 """Tie-break rounds played in a row before the players still tied share the win."""
@@ -958,7 +958,7 @@ class Match:
             "rules": ruleset_to_dict(self.rules),
             "players": self.players,
             "seed": self.seed,
-            "decks": [None if d is None else [str(c) for c in d] for d in self.decks],
+            "decks": [None if d is None else [card_to_json(c) for c in d] for d in self.decks],
             "actions": [_action_to_dict(a) for a in self._actions],
         }
 
@@ -987,7 +987,7 @@ class Match:
             [_action_from_dict(a) for a in actions],
             players=data["players"],
             seed=data["seed"],
-            decks=[None if d is None else [Card.parse(c) for c in d] for d in decks],
+            decks=[None if d is None else [card_from_json(c) for c in d] for d in decks],
         )
 
     @classmethod

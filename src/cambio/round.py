@@ -185,6 +185,7 @@ class Round:
         self._drawn = -1
         self._from_stock = False
         self._power_now: Power | None = None
+        self._power_card = -1
         self._step = 0
         self._peeked: list[int] = []
         self._after_power_drawn = False
@@ -265,6 +266,12 @@ class Round:
         self._current = p
         self.phase = Phase.TURN
         self._emit(Event(EventKind.TURN, p))
+        if not self._stock:
+            # only a deal that leaves no stock gets here: turns end with a stock
+            if self._recycling:
+                self._recycle()
+            if not self._stock:
+                self._end("stock")
 
     # ------------------------------------------------------------------ events
     def _emit(self, event: Event) -> None:
@@ -544,6 +551,8 @@ class Round:
         when = snap.when
         if when == "never" or self._window_tried >> p & 1:
             return False
+        if p == self._caller and self.rules.call.caller_locked:
+            return False  # a locked grid neither loses, gives nor gains a card
         if self.phase not in _TURN_PHASES:
             return False
         if when == "own-turn":
@@ -591,8 +600,6 @@ class Round:
                 raise IllegalActionError(action, f"action ids run from 0 to {self.space.size - 1}")
             return action
         if isinstance(action, Action):
-            if not isinstance(action.kind, ActionKind):
-                raise IllegalActionError(action, f"unknown action kind {action.kind!r}")
             try:
                 return self.space.encode(action)
             except (ValueError, TypeError) as exc:
@@ -709,7 +716,8 @@ class Round:
             elif local == _DISCARD:
                 self._discard_drawn(p)
             else:
-                self._emit(Event(EventKind.SKIP, p))
+                if not self._power_unannounced():
+                    self._emit(Event(EventKind.SKIP, p))
                 self._end_power()
         elif local < sp.o_replace:
             self._choose_opening(p, self._opening_choices[local - sp.o_opening])
@@ -848,12 +856,25 @@ class Round:
     # --- powers
     def _start_power(self, p: int, power: Power, card: int, *, after_drawn: bool) -> None:
         self._power_now = power
+        self._power_card = card
         self._step = 0
         self._peeked = []
         self._after_power_drawn = after_drawn
-        seen = None if self._known[card] == self._ALL else frozenset({p})
-        self._emit(Event(EventKind.POWER, p, (), (self.deck[card],), seen, power.name))
+        if not self._power_unannounced():
+            self._emit(Event(EventKind.POWER, p, (), (self.deck[card],), None, power.name))
         self.phase = Phase.POWER
+
+    def _power_unannounced(self) -> bool:
+        """A power from a card only its holder has seen (a private draw), before any step.
+
+        Nobody else may learn that it exists: no event is public until a step is taken,
+        and other players' views show the holder still deciding about the drawn card.
+        """
+        return (
+            self._power_now is not None
+            and self._step == 0
+            and self._known[self._power_card] != self._ALL
+        )
 
     def _advance_power(self) -> None:
         power = self._power_now
@@ -864,6 +885,7 @@ class Round:
 
     def _end_power(self) -> None:
         self._power_now = None
+        self._power_card = -1
         self._peeked = []
         if self._after_power_drawn:
             self._after_power_drawn = False
@@ -947,7 +969,7 @@ class Round:
                 self._recycle()
             if not self._stock:
                 self._emit(Event(EventKind.PENALTY, p, (), (), None, "the stock is empty"))
-                return
+                break
             c = self._stock.pop()
             j = row.index(-1, self._G)
             row[j] = c
@@ -1013,7 +1035,8 @@ class Round:
     def _main_action_done(self, p: int) -> None:
         if self.phase is Phase.OVER:
             return
-        if self._call_last and self._can_call(p):
+        stock_left = self._stock or (self._recycling and len(self._discard) > 1)
+        if self._call_last and stock_left and self._can_call(p):
             self.phase = Phase.END_OF_TURN
             return
         self._end_turn()
@@ -1094,11 +1117,15 @@ class Round:
             holding = deck[self._drawn]
         power = self._power_now
         step = power.steps[self._step] if power is not None and self.phase is Phase.POWER else None
+        phase = self.phase.name.lower()
+        if player != self._current and self._power_unannounced():
+            # another player cannot tell a private draw's power from a plain draw
+            power, step, phase = None, None, Phase.DRAWN.name.lower()
         return PlayerView(
             player=player,
             players=self.players,
             grid_size=self._G,
-            phase=self.phase.name.lower(),
+            phase=phase,
             current=self._current,
             to_act=self.to_act,
             caller=self.caller,
@@ -1157,6 +1184,7 @@ class Round:
             self._drawn,
             self._from_stock,
             self._power_now,
+            self._power_card,
             self._step,
             self._peeked,
             self._caller,

@@ -15,7 +15,7 @@ import attrs
 import cattrs
 from cattrs.preconf.json import make_converter
 
-from .cards import Card
+from .cards import Card, card_from_json, card_to_json
 from .events import Event
 from .scoring import RoundResult
 
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 __all__ = ["SAVE_FORMAT", "RoundSnapshot", "load_round", "save_round"]
 
-SAVE_FORMAT = "cambio-round/2"
+SAVE_FORMAT = "cambio-round/3"
 
 
 @attrs.frozen
@@ -49,6 +49,7 @@ class RoundSnapshot:
     drawn: int
     from_stock: bool
     power: int
+    power_card: int
     step: int
     peeked: list[int]
     after_power_drawn: bool
@@ -80,7 +81,7 @@ class SavedRound:
     seed: int
     dealer: int
     starter: int
-    deck: list[str]
+    deck: list[list[str]]
     actions: list[SavedAction]
     state: RoundSnapshot | None = None
 
@@ -90,7 +91,7 @@ def _event_to_list(e: Event) -> list[Any]:
         e.kind,
         e.player,
         [list(p) for p in e.positions],
-        [None if c is None else str(c) for c in e.cards],
+        [None if c is None else card_to_json(c) for c in e.cards],
         None if e.seen_by is None else sorted(e.seen_by),
         e.note,
     ]
@@ -108,7 +109,7 @@ def _event_from_list(v: Any, _: Any) -> Event:
         kind,
         player,
         tuple((int(o), int(p)) for o, p in positions),
-        tuple(None if c is None else Card.parse(_expect_str(c)) for c in cards),
+        tuple(None if c is None else card_from_json(c) for c in cards),
         None if seen_by is None else frozenset(int(x) for x in seen_by),
         note,
     )
@@ -118,8 +119,8 @@ def _converter() -> cattrs.Converter:
     conv = make_converter(forbid_extra_keys=True)
     conv.register_unstructure_hook(Event, _event_to_list)
     conv.register_structure_hook(Event, _event_from_list)
-    conv.register_unstructure_hook(Card, str)
-    conv.register_structure_hook(Card, lambda v, _: Card.parse(_expect_str(v)))
+    conv.register_unstructure_hook(Card, card_to_json)
+    conv.register_structure_hook(Card, lambda v, _: card_from_json(v))
     conv.register_unstructure_hook(
         frozenset[int] | None, lambda v: None if v is None else sorted(v)
     )
@@ -127,12 +128,6 @@ def _converter() -> cattrs.Converter:
         frozenset[int] | None, lambda v, _: None if v is None else frozenset(int(x) for x in v)
     )
     return conv
-
-
-def _expect_str(value: object) -> str:
-    if not isinstance(value, str):
-        raise TypeError(f"expected a card such as 'KH', found {value!r}")
-    return value
 
 
 _conv = _converter()
@@ -156,6 +151,7 @@ def save_round(rnd: Round) -> dict[str, Any]:
         drawn=rnd._drawn,
         from_stock=rnd._from_stock,
         power=power_index,
+        power_card=rnd._power_card,
         step=rnd._step,
         peeked=rnd._peeked[:],
         after_power_drawn=rnd._after_power_drawn,
@@ -183,7 +179,7 @@ def save_round(rnd: Round) -> dict[str, Any]:
         seed=rnd.seed,
         dealer=rnd.dealer,
         starter=rnd.starter,
-        deck=[str(c) for c in rnd.deck],
+        deck=[card_to_json(c) for c in rnd.deck],
         actions=[
             SavedAction(a.kind.value, a.player, list(a.positions))
             for a in (space.decode(x) for x in rnd._actions)
@@ -219,7 +215,7 @@ def load_round(data: Any, *, verify: bool = False) -> Round:
         ]
     except ValueError as exc:
         raise ValueError(f"malformed saved action: {exc}") from None
-    deck = [Card.parse(c) for c in doc.deck]
+    deck = [card_from_json(c) for c in doc.deck]
 
     def replay() -> Round:
         return Round.replay(
@@ -252,6 +248,7 @@ def load_round(data: Any, *, verify: bool = False) -> Round:
     rnd._drawn = state.drawn
     rnd._from_stock = state.from_stock
     rnd._power_now = rules.powers.table[state.power] if state.power >= 0 else None
+    rnd._power_card = state.power_card
     rnd._step = state.step
     rnd._peeked = list(state.peeked)
     rnd._after_power_drawn = state.after_power_drawn
