@@ -48,10 +48,12 @@ def play(rules: cambio.RuleSet, players: int, seed: int, roundtrip_every: int) -
         # a player calls rarely, so that rounds also reach the stock's end and recycling
         ids = r.legal_action_ids(None)
         assert ids, f"no legal action in phase {r.phase}"
-        quiet = [a for a in ids if r.space.decode(a).kind is not ActionKind.CALL]
-        if quiet and rng.random() > 0.02:
-            ids = quiet
-        action = ids[rng.randrange(len(ids))]
+        calls = [a for a in ids if r.space.decode(a).kind is ActionKind.CALL]
+        if calls and (len(calls) == len(ids) or rng.random() < 0.02):
+            action = calls[rng.randrange(len(calls))]
+        else:
+            quiet = [a for a in ids if a not in calls]
+            action = quiet[rng.randrange(len(quiet))]
         r.apply(action)
         steps += 1
         assert accounted(r), f"a card went missing after {r.space.decode(action)}"
