@@ -122,7 +122,7 @@ def available_variants() -> list[str]:
     """The names of the bundled profiles, sorted alphabetically.
 
     >>> available_variants()[:3]
-    ['blind', 'caller-plus-five', 'draw-power']
+    ['blind', 'cabo', 'caller-plus-five']
     """
     return list(_bundled())
 
