@@ -727,3 +727,11 @@ def test_random_tables_never_raise_anything_else(table: dict[str, Any]) -> None:
     except RuleSetError as exc:
         assert exc.problems
         assert all(isinstance(p.path, str) for p in exc.problems)
+
+
+def test_a_syntax_error_at_the_end_of_the_file_still_names_line_and_column(tmp_path: Path) -> None:
+    path = tmp_path / "cut.toml"
+    path.write_text("[players]\nmax = [1,\n", encoding="utf-8")
+    with pytest.raises(RuleSetError) as err:
+        load_ruleset(path)
+    assert "line 3, column 1" in str(err.value)

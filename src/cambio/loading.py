@@ -278,6 +278,12 @@ def _parse_toml(text: str, label: str) -> dict[str, Any]:
         return table
     except tomllib.TOMLDecodeError as exc:
         message = f"invalid TOML: {exc}"
+        if "(at end of document)" in message:
+            # name the place as a line and column like every other syntax error
+            body = text.removeprefix("\ufeff")
+            lines = body.split("\n")
+            where = f"(at end of document, line {len(lines)}, column {len(lines[-1]) + 1})"
+            message = message.replace("(at end of document)", where)
     except (ValueError, RecursionError) as exc:  # huge integers, absurd nesting
         message = f"invalid TOML: {exc}"
     raise RuleSetError([Problem(label, "", message)])
