@@ -439,7 +439,10 @@ class Match:
         note = f"round {index + 1}" + (" (tie-break)" if extra else "")
         start = Event(MatchEventKind.ROUND_START, dealer, ((starter, 0),), note=note)
         self._log(start)
-        return [start, *self._events_out(rnd.events)]
+        out = [start, *self._events_out(rnd.events)]
+        if rnd.is_over:  # a deal that leaves no stock ends its round at once
+            out.extend(self._finish_round())
+        return out
 
     def _log(self, event: Event) -> None:
         self._events.append(event)
