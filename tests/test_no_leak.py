@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import random
 
-import pytest
 from hypothesis import assume, given, note, settings
 from hypothesis import strategies as st
 
