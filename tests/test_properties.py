@@ -890,13 +890,6 @@ def test_a_round_with_any_custom_rank_name_saves_and_loads(rank: str) -> None:
     assert Round.from_json(r.to_json()) == r
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=TookTooLong,
-    reason="bug 7 (reported): Match with first_dealer = 'high-card' on a valid table "
-    "whose deck holds a single rank never returns: every high-card draw ties, and "
-    "Match._high_card draws again forever (logging an event per card)",
-)
 def test_a_high_card_first_dealer_is_found_when_every_card_ties() -> None:
     rules = _one_rank_high_card_table()
     assert cambio.check_rules(rules) == []

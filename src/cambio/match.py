@@ -130,6 +130,7 @@ from .views import PlayerView
 
 __all__ = [
     "MAX_EXTRA_ROUNDS",
+    "MAX_HIGH_CARD_DRAWS",
     "MAX_ROUNDS",
     "SAVE_FORMAT",
     "Match",
@@ -140,6 +141,9 @@ __all__ = [
 ]
 
 SAVE_FORMAT = "cambio-match/2"
+
+MAX_HIGH_CARD_DRAWS = 20
+"""High-card draws for the first dealer before a tie still standing is settled by lot."""
 
 MAX_EXTRA_ROUNDS = 5
 """Tie-break rounds played in a row before the players still tied share the win."""
@@ -367,6 +371,11 @@ class Match:
         contenders = list(range(self.players))
         draw = 0
         while len(contenders) > 1:
+            if len(order) < 2 or draw >= MAX_HIGH_CARD_DRAWS:
+                # every card ties (a one-rank deck) or the ties go on: settle by lot
+                chosen = contenders[rng.randrange(len(contenders))]
+                self._log(Event(MatchEventKind.DEALER, chosen, note="high card, ties by lot"))
+                return chosen
             draw += 1
             drawn: dict[int, Card] = {}
             for p in contenders:
