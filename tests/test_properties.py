@@ -406,7 +406,8 @@ def turn_bound(r: Round, patience: int) -> int | None:
 
     A call becomes possible once every player has had ``call.earliest`` turns (each
     player gets a turn in every ``n`` turns), then come the final turns; a turn cap
-    ends it anyway; without recycling each turn draws a card, so the stock ends it.
+    ends it anyway; without recycling each turn but the calling one draws a card, so
+    the stock ends it.
     Tables with none of these (no call, no cap, recycling) have no bound: ``None``.
     """
     rules = r.rules
@@ -419,7 +420,8 @@ def turn_bound(r: Round, patience: int) -> int | None:
         ready = max(patience, now) + n * (rules.call.earliest + 1)
         bounds.append(ready + n * (rules.call.final_turns + 1) + 1)
     if rules.stock.on_empty == "end":
-        bounds.append(now + r.stock_size + 1)
+        # every turn draws, except the one that calls; a turn that finds no stock ends it
+        bounds.append(now + r.stock_size + 2)
     return min(bounds) if bounds else None
 
 
