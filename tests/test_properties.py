@@ -20,9 +20,7 @@ allows, and plays them with actions chosen by hypothesis. After every action it 
 
 A second machine plays whole matches (:class:`cambio.Match`) the same way.
 
-The end of this file pins the engine bugs these machines found, as regression tests
-(a strict xfail while a reported bug is still open; the machines keep away from an open
-bug's exact signature, and a probe turns that off once the bug is fixed).
+The end of this file pins the engine bugs these machines found, as regression tests.
 """
 
 from __future__ import annotations
@@ -155,27 +153,13 @@ def time_limit(seconds: float) -> Iterator[None]:
 
 def _one_rank_high_card_table() -> RuleSet:
     """A valid table whose deck holds a single rank and whose first dealer is chosen by
-    high card: every draw ties (bug 7: Match() never returns)."""
+    high card: every draw ties (was bug 7: Match() never returned)."""
     return RuleSet(
         deck=DeckRules(custom={"0": 30}),
         values=ValueRules(rank={"0": 0}, red={}),
         powers=PowerRules(table=()),
         match=MatchRules(first_dealer="high-card"),
     )
-
-
-def _high_card_hang_present() -> bool:
-    try:
-        with time_limit(2):
-            Match(_one_rank_high_card_table(), 3, seed=0)
-    except TookTooLong:
-        return True
-    return False
-
-
-HIGH_CARD_HANG = _high_card_hang_present()
-"""Bug 7 (reported, see its xfail test below) is present: the match machine then keeps
-high-card tables to decks of two ranks or more."""
 
 
 # --------------------------------------------------------------------------- invariants
@@ -678,14 +662,7 @@ def match_tables() -> st.SearchStrategy[RuleSet]:
             match = attrs.evolve(rules.match, end="rounds", rounds=rounds)
         return attrs.evolve(rules, match=match)
 
-    def playable(rules: RuleSet) -> bool:
-        one_rank = len(set(rules.deck.rank_names())) < 2 or (
-            rules.deck.custom and sum(1 for n in rules.deck.custom.values() if n) < 2
-        )
-        hangs = HIGH_CARD_HANG and rules.match.first_dealer == "high-card" and one_rank
-        return can_end(rules) and not hangs
-
-    generated = st.builds(short, rulesets(), st.integers(0, 3)).filter(playable)
+    generated = st.builds(short, rulesets(), st.integers(0, 3)).filter(can_end)
     return st.one_of(profiles, generated)
 
 
@@ -893,6 +870,7 @@ def test_a_round_with_any_custom_rank_name_saves_and_loads(rank: str) -> None:
 
 
 def test_a_high_card_first_dealer_is_found_when_every_card_ties() -> None:
+    """Bug 7 (fixed): on a one-rank deck the high-card draws tied forever."""
     rules = _one_rank_high_card_table()
     assert cambio.check_rules(rules) == []
     with time_limit(2):
