@@ -598,11 +598,14 @@ class RoundMachine(RuleBasedStateMachine):
         for a in order:
             if expected.can_apply(a):
                 expected.apply(a)
-        r.resolve_snaps(snaps)
+        before = len(r.action_ids)
+        events = r.resolve_snaps(snaps)
         self.steps += 1
         if mode != "random":
             assert r == expected
-        assert len(r.action_ids) <= len(expected.action_ids)
+        applied = r.action_ids[before:]
+        assert set(applied) <= set(snaps) and len(set(applied)) == len(applied)
+        assert sum(e.kind == EventKind.SNAP for e in events) <= 1, "two snaps both correct"
 
     # -- refusing
     @rule(number=st.integers(0, 2**20))
