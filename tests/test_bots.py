@@ -21,14 +21,7 @@ from cambio.bots import (
     play_round,
 )
 from cambio.rules import DeckRules, OpeningRules, TurnRules
-
-
-def deal(*grids: list[str], discard: str, stock: Sequence[str] = ()) -> list[str]:
-    """A prepared deck: each seat's grid, the first discard, then the stock top-down."""
-    out = [c for g in grids for c in g]
-    out.append(discard)
-    out.extend(stock)
-    return out
+from decks import deal
 
 
 def odd_tables() -> list[tuple[str, RuleSet]]:

@@ -23,16 +23,7 @@ import cambio
 from cambio import Action, ActionKind, Card, IllegalActionError, Match, Phase, Round, RuleSet
 from cambio.rules import PRACTICE_POWERS, CombinationRules
 from cambio.scoring import RoundResult
-
-
-def deal(*grids: Sequence[str], discard: str, stock: Sequence[str] = ()) -> list[str]:
-    """A prepared deck: each seat's grid, the first discard, then the stock top-down."""
-    out: list[str] = []
-    for g in grids:
-        out.extend(g)
-    out.append(discard)
-    out.extend(stock)
-    return out
+from decks import deal
 
 
 def table(base: str | RuleSet = "practice", **sections: dict[str, Any]) -> RuleSet:

@@ -12,7 +12,6 @@ import doctest
 import json
 import os
 import random
-from collections.abc import Sequence
 
 import attrs
 import pytest
@@ -22,16 +21,7 @@ import cambio.match
 from cambio import Action, ActionKind, IllegalActionError, Match, RuleSet
 from cambio.match import MatchEventKind
 from cambio.rules import MatchRules, ScoringRules
-
-
-def deal(*grids: Sequence[str], discard: str, stock: Sequence[str] = ()) -> list[str]:
-    """A prepared deck: each round seat's grid, the first discard, then the stock top-down."""
-    out: list[str] = []
-    for g in grids:
-        out.extend(g)
-    out.append(discard)
-    out.extend(stock)
-    return out
+from decks import deal
 
 
 def table(name: str, **match: object) -> RuleSet:

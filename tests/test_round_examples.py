@@ -8,16 +8,7 @@ import pytest
 import cambio
 from cambio import Action, Card, IllegalActionError, Phase, Round
 from cambio.rules import CallRules, RuleSet, ScoringRules
-
-
-def deal(*grids: list[str], discard: str, stock: list[str] = ()) -> list[str]:  # type: ignore[assignment]
-    """A prepared deck: each seat's grid, the first discard, then the stock top-down."""
-    out: list[str] = []
-    for g in grids:
-        out.extend(g)
-    out.append(discard)
-    out.extend(stock)
-    return out
+from decks import deal
 
 
 def load(name: str) -> RuleSet:
@@ -215,7 +206,7 @@ def test_wrong_stick_gives_face_down_penalty_card_its_owner_cannot_peek() -> Non
     r.apply(Action.draw(0))
     r.apply(Action.discard(0))  # 5D on top, window open for everyone
     assert r.window_open
-    assert 1 in r.reactors
+    assert r.reactors == (0, 1, 2)  # everyone, in seat order from the discarder
     r.apply(Action.snap(1, (1, 1)))  # 9H is not a 5: wrong
     assert r.hand(1)[0] == Card("9", "H")  # the card stays where it was
     assert r.hand(1)[4] == Card("Q", "H")  # penalty card from the stock
