@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .actions import Action, ActionKind, ActionSpace
 from .cards import Card
-from .errors import IllegalActionError, Problem, RuleSetError
+from .errors import IllegalActionError, Problem, RuleSetError, SaveError
 from .events import Event
 from .loading import (
     available_variants,
@@ -41,6 +41,7 @@ __all__ = [
     "Problem",
     "RuleSet",
     "RuleSetError",
+    "SaveError",
     "SimulationReport",
     "available_variants",
     "check_rules",

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 import attrs
 
-__all__ = ["IllegalActionError", "Problem", "RuleSetError"]
+__all__ = ["IllegalActionError", "Problem", "RuleSetError", "SaveError"]
 
 
 @attrs.frozen
@@ -45,3 +45,18 @@ class IllegalActionError(ValueError):
         except Exception:  # a malformed action may not even print
             shown = repr(action)
         super().__init__(f"illegal action {shown}: {reason}")
+
+
+class SaveError(ValueError):
+    """A saved round or match (or a written position) that cannot be loaded.
+
+    ``path`` says where the first problem is: a JSON path such as
+    ``$.snapshot.grids[1][2]`` for a save; ``message`` says what is wrong there.
+    ``str(error)`` is ``PATH: MESSAGE``. Loading never returns a half-checked object:
+    it gives back a consistent round or raises this error.
+    """
+
+    def __init__(self, path: str, message: str) -> None:
+        self.path = path
+        self.message = message
+        super().__init__(f"{path}: {message}" if path else message)
