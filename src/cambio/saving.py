@@ -69,6 +69,11 @@ class RoundSnapshot:
     recycles: int
     events: list[Event]
     result: RoundResult | None
+    window_won: bool = False
+    closing_reason: str = ""
+    penalty_of: list[tuple[int, int]] = attrs.field(factory=list)
+    """Penalty cards in grid positions, as ``(card index, owner)`` pairs."""
+    calls_owed: int = 0
 
 
 @attrs.frozen
@@ -171,6 +176,10 @@ def save_round(rnd: Round) -> dict[str, Any]:
         recycles=rnd._recycles,
         events=list(rnd._events),
         result=rnd._result,
+        window_won=rnd._window_won,
+        closing_reason=rnd._closing_reason,
+        penalty_of=sorted(rnd._penalty_of.items()),
+        calls_owed=rnd._calls_owed,
     )
     doc = SavedRound(
         format=SAVE_FORMAT,
@@ -257,6 +266,10 @@ def load_round(data: Any, *, verify: bool = False) -> Round:
     rnd._window_open = state.window_open
     rnd._window_discarder = state.window_discarder
     rnd._window_tried = state.window_tried
+    rnd._window_won = state.window_won
+    rnd._closing_reason = state.closing_reason
+    rnd._penalty_of = {int(c): int(o) for c, o in state.penalty_of}
+    rnd._calls_owed = state.calls_owed
     rnd._snapper = state.snapper
     rnd._give_target = state.give_target
     rnd._give_return = Phase(state.give_return)
