@@ -126,6 +126,7 @@ meaning of a prepared deck; ``None`` or a missing entry shuffles that round by i
 
 from __future__ import annotations
 
+import enum
 import json
 import random
 from collections.abc import Iterable, Sequence
@@ -133,7 +134,14 @@ from typing import Any
 
 import attrs
 
-from .actions import Action, ActionKind, ActionSpace, action_space, opening_choices
+from .actions import (
+    Action,
+    ActionKind,
+    ActionSpace,
+    action_space,
+    kinds_wanted,
+    opening_choices,
+)
 from .cards import Card, card_from_json, card_to_json
 from .errors import IllegalActionError
 from .events import Event
@@ -166,8 +174,9 @@ MAX_ROUNDS = 1000
 """Rounds after which a match that has not ended is stopped (lowest total wins)."""
 
 
-class MatchEventKind:
-    """The kinds of match-level events (plain strings, as for round events)."""
+class MatchEventKind(str, enum.Enum):
+    """The kinds of match-level events: an enum whose members are also their strings, as
+    :class:`~cambio.events.EventKind` for round events."""
 
     HIGH_CARD = "high-card"
     """A player drew a card to choose the first dealer (``note``: the draw number)."""
@@ -189,6 +198,12 @@ class MatchEventKind:
     """The match takes another RuleSet from its next round (``note``: the table's name)."""
     REDEAL = "redeal"
     """The current round is abandoned and dealt again (``note``: its number)."""
+
+    def __str__(self) -> str:
+        return self.value
+
+    def __format__(self, spec: str) -> str:
+        return format(self.value, spec)
 
 
 @attrs.frozen
@@ -724,10 +739,19 @@ class Match:
         encode = self.space.encode
         return sorted(encode(self._action_out(a)) for a in self._round.legal_actions(r))
 
-    def legal_actions(self, player: int | None = None) -> list[Action]:
-        """Every legal action (in match seats), in a stable order (by id)."""
+    def legal_actions(
+        self,
+        player: int | None = None,
+        kind: ActionKind | str | Iterable[ActionKind | str] | None = None,
+    ) -> list[Action]:
+        """Every legal action (in match seats), in a stable order (by id); ``kind``
+        keeps only actions of that kind or kinds, as :meth:`cambio.Round.legal_actions`."""
         decode = self.space.decode
-        return [decode(a) for a in self.legal_action_ids(player)]
+        actions = [decode(a) for a in self.legal_action_ids(player)]
+        wanted = kinds_wanted(kind)
+        if wanted is None:
+            return actions
+        return [a for a in actions if a.kind in wanted]
 
     def legal_action_mask(self, player: int) -> list[bool]:
         """A mask over :attr:`space`: ``True`` where ``player`` may act."""

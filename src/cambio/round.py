@@ -53,7 +53,14 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from .actions import Action, ActionKind, ActionSpace, action_space, opening_choices
+from .actions import (
+    Action,
+    ActionKind,
+    ActionSpace,
+    action_space,
+    kinds_wanted,
+    opening_choices,
+)
 from .cards import Card
 from .errors import IllegalActionError
 from .events import Event, EventKind
@@ -455,10 +462,27 @@ class Round:
         self._legal_cache[player] = ids
         return list(ids)
 
-    def legal_actions(self, player: int | None = None) -> list[Action]:
-        """Every legal action, fully specified, in a stable order (by id)."""
+    def legal_actions(
+        self,
+        player: int | None = None,
+        kind: ActionKind | str | Iterable[ActionKind | str] | None = None,
+    ) -> list[Action]:
+        """Every legal action, fully specified, in a stable order (by id).
+
+        ``kind`` keeps only actions of that kind (an :class:`~cambio.actions.ActionKind`,
+        its text, or several of them), so a driver can offer the snaps apart from the
+        turn's actions:
+
+        >>> r = Round("snap", 3, seed=1)
+        >>> [str(a) for a in r.legal_actions(0, kind="call")]
+        ['P0 call']
+        """
         decode = self.space.decode
-        return [decode(a) for a in self.legal_action_ids(player)]
+        actions = [decode(a) for a in self.legal_action_ids(player)]
+        wanted = kinds_wanted(kind)
+        if wanted is None:
+            return actions
+        return [a for a in actions if a.kind in wanted]
 
     def legal_action_mask(self, player: int) -> list[bool]:
         """A mask over the whole action space: ``True`` where ``player`` may act."""

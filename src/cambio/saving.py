@@ -16,7 +16,7 @@ import cattrs
 from cattrs.preconf.json import make_converter
 
 from .cards import Card, card_from_json, card_to_json
-from .events import Event
+from .events import Event, EventKind
 from .scoring import RoundResult
 
 if TYPE_CHECKING:
@@ -102,6 +102,9 @@ def _event_to_list(e: Event) -> list[Any]:
     ]
 
 
+_EVENT_KINDS = frozenset(k.value for k in EventKind)
+
+
 def _event_from_list(v: Any, _: Any) -> Event:
     if not isinstance(v, list) or len(v) != 6:
         raise TypeError(
@@ -110,6 +113,8 @@ def _event_from_list(v: Any, _: Any) -> Event:
     kind, player, positions, cards, seen_by, note = v
     if not isinstance(kind, str) or not isinstance(player, int) or not isinstance(note, str):
         raise TypeError(f"malformed event {v!r}")
+    if kind in _EVENT_KINDS:
+        kind = EventKind(kind)  # else not a round event kind: kept as its text
     return Event(
         kind,
         player,
