@@ -346,6 +346,7 @@ class Match:
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise TypeError(f"seed must be a whole number, got {seed!r}")
         self.rules = rules
+        self._first_rules = rules
         self.players = n
         self.seed = seed
         self.decks: tuple[tuple[Card, ...] | None, ...] = tuple(
@@ -1110,7 +1111,7 @@ class Match:
 
         return {
             "format": SAVE_FORMAT,
-            "rules": ruleset_to_dict(self.rules),
+            "rules": ruleset_to_dict(self._first_rules),
             "players": self.players,
             "seed": self.seed,
             "decks": [None if d is None else [card_to_json(c) for c in d] for d in self.decks],
