@@ -369,6 +369,7 @@ _SWAP_WORDS = {
     "peeked-any": "swap the card you looked at with any other card on the table",
     "peeked-own": "swap the card you looked at with one of your own",
     "peeked-other": "swap the card you looked at with one of another player's",
+    "other-other": "swap two cards of two other players (neither of them yours)",
 }
 
 
