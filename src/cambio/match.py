@@ -953,6 +953,12 @@ class Match:
         return [event]
 
     # ------------------------------------------------------------------ house changes
+    @property
+    def next_rules(self) -> RuleSet:
+        """The RuleSet the next round will be dealt with (:attr:`rules` is the current
+        round's, until a change made with :meth:`change_rules` takes effect)."""
+        return self._next_rules if self._next_rules is not None else self.rules
+
     def change_rules(self, rules: RuleSet | str) -> list[Event]:
         """Play the match's next rounds under ``rules`` (a RuleSet or a profile name).
 
