@@ -8,6 +8,7 @@ bundled tables' behaviour, so each test's default case is also a regression chec
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 from typing import Any
 
@@ -675,3 +676,95 @@ def test_a_removal_that_cannot_apply_is_a_problem_at_its_path(text: str, path: s
         cambio.ruleset_from_toml('extends = "practice"\n' + text, "club.toml")
     assert [p.path for p in info.value.problems] == [path]
     assert info.value.problems[0].source == "club.toml"
+
+
+# =========================================================================== all at once
+_SWAP_OTHERS = Power(ranks=("Q",), steps=(Step("swap", "other-other"),), name="swap others")
+
+EVERY_NEW = {
+    "race": table(
+        "snap",
+        powers={
+            "swapped_out": True,
+            "swapped_out_from": "stock",
+            "table": (*cambio.load_ruleset("snap").powers.table[:2], _SWAP_OTHERS),
+        },
+        turn={"max_turns": 90},
+        snap={
+            "several": True,
+            "too_late": "penalty",
+            "last_discard": True,
+            "wrong_seen_by": "snapper",
+            "wrong_other_seen_by": "nobody",
+            "wrong_shown": "unmatched",
+            "penalty_position": "first-empty",
+            "penalty_peekable": False,
+            "empty_grid_calls": "next-turn",
+            "arbitration": "random",
+        },
+        scoring={"placement": {"2": (-3, 0), "3": (-4, -1), "4": (-5, -2, 0, 0)}},
+        match={"starter": "last-winner", "limit": 60},
+    ),
+    "each": table(
+        "penalty",
+        snap={
+            "per_discard": "each",
+            "last_discard": True,
+            "wrong_seen_by": "nobody",
+            "empty_grid": "end",
+            "arbitration": "seat-order",
+        },
+        turn={"max_turns": 90},
+        scoring={"placement": {"3": (-2,)}},
+        match={"starter": "first-seat", "end": "rounds", "rounds": 3},
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(EVERY_NEW))
+def test_every_new_axis_at_once_random_rounds_and_matches(name: str) -> None:
+    from test_house_rules import random_step
+
+    rules = EVERY_NEW[name]
+    closings = 0
+    for seed in range(6):
+        players = 2 + seed % 3
+        rng = random.Random(seed)
+        r = Round(rules, players, seed=seed)
+        steps = 0
+        while not r.is_over:
+            closings += r.phase is Phase.CLOSING
+            random_step(r, rng)
+            steps += 1
+            assert steps < 5000
+            placed = [c for row in r._slots for c in row if c >= 0]
+            placed += r._stock + r._discard + ([r._drawn] if r._drawn >= 0 else [])
+            assert sorted(placed) == list(range(len(r.deck)))
+            if steps % 25 == 0:
+                assert Round.from_json(r.to_json(), verify=True) == r
+        assert Round.replay(rules, r.action_ids, players=players, seed=seed) == r
+        res = r.result
+        assert res is not None
+        hands = []
+        for hand in res.hands:
+            row: list[Card | None] = [None] * max((h.position for h in hand), default=0)
+            for h in hand:
+                row[h.position - 1] = h.card
+            hands.append(row)
+        if not (res.reason == "empty-grid" and rules.snap.empty_grid == "win"):
+            assert score_hands(rules, hands, caller=res.caller, reason=res.reason) == res
+    assert closings > 0, "no round waited for its last discard"
+    for seed in range(2):
+        m = Match(rules, 3, seed=seed)
+        steps = 0
+        while not m.is_over:
+            random_step(m, random.Random(seed * 1000 + steps))
+            steps += 1
+            assert steps < 100_000
+        res_m = m.result
+        assert res_m is not None
+        for s in range(3):
+            assert res_m.totals[s] == sum(
+                (rec.scores[s] or 0) + rec.adjustments[s] for rec in res_m.rounds
+            )
+        assert Match.from_json(m.to_json()) == m
