@@ -88,6 +88,9 @@ def _problems(r: Round) -> Iterator[tuple[str, str]]:
     if not isinstance(phase, Phase):
         yield "phase", f"expected a phase number from 0 to {len(Phase) - 1}"
         return
+    if (phase is Phase.OVER) != (r._result is not None):
+        yield "result", "a round has a result exactly when it is over"
+        return
 
     # --- shapes and ranges -------------------------------------------------------
     if not _seat(r._current, n, none_ok=False):

@@ -24,6 +24,7 @@ from .loading import _found
 from .scoring import RoundResult
 
 if TYPE_CHECKING:
+    from .match import Match
     from .round import Round
     from .rules import RuleSet
 
@@ -34,6 +35,7 @@ __all__ = [
     "SAVE_FORMAT",
     "RoundSnapshot",
     "check_shape",
+    "load_match",
     "load_round",
     "loads_round",
     "parse_json",
@@ -163,7 +165,7 @@ def check_shape(data: Any, path: str = "$") -> None:
                 if not isinstance(key, str):
                     raise SaveError(at, f"expected string keys, found {_found(key)}")
                 stack.append((sub, _key_path(at, key), depth + 1))
-        elif isinstance(value, list):
+        elif isinstance(value, (list, tuple)):
             if depth >= MAX_DEPTH:
                 raise SaveError(at, f"nested deeper than {MAX_DEPTH} levels")
             for i in range(len(value) - 1, -1, -1):
@@ -226,12 +228,13 @@ def _structure(value: Any, tp: Any, path: str) -> Any:
         (inner,) = [a for a in args if a is not type(None)]
         return _structure(value, inner, path)
     if origin is list or (origin is tuple and args[-1:] == (Ellipsis,)):
-        _expect(isinstance(value, list), path, "an array", value)
+        _expect(isinstance(value, (list, tuple)), path, "an array", value)
         out = [_structure(v, args[0], f"{path}[{i}]") for i, v in enumerate(value)]
         return out if origin is list else tuple(out)
     if origin is tuple:
         n = len(args)
-        _expect(isinstance(value, list) and len(value) == n, path, f"an array of {n}", value)
+        ok = isinstance(value, (list, tuple)) and len(value) == n
+        _expect(ok, path, f"an array of {n}", value)
         return tuple(
             _structure(v, a, f"{path}[{i}]")
             for i, (v, a) in enumerate(zip(value, args, strict=True))
@@ -271,7 +274,7 @@ def _object(value: Any, cls: type, path: str) -> Any:
 
 def _event(value: Any, path: str) -> Event:
     what = "an event as [kind, player, positions, cards, seen_by, note]"
-    _expect(isinstance(value, list) and len(value) == 6, path, what, value)
+    _expect(isinstance(value, (list, tuple)) and len(value) == 6, path, what, value)
     kind = _structure(value[0], str, f"{path}[0]")
     player = _structure(value[1], int, f"{path}[1]")
     positions = _structure(value[2], tuple[tuple[int, int], ...], f"{path}[2]")
@@ -487,6 +490,61 @@ def _deal_of(
         k = max(i for i, c in enumerate(deck) if c == card)
         raise SaveError(f"{at}.deck[{k}]", f"the table's deck holds {card} fewer times")
     return deck
+
+
+@attrs.frozen
+class SavedMatch:
+    """The whole JSON document of a saved match: the table, the deal and the actions."""
+
+    format: str
+    rules: dict[str, Any]
+    players: int
+    seed: int
+    actions: list[SavedAction]
+    decks: list[list[Card] | None] = attrs.field(factory=list)
+
+
+def load_match(data: Any) -> Match:
+    """A match from :meth:`cambio.Match.to_dict`'s document, replayed and checked.
+
+    Read as strictly as a saved round; every action is replayed through the match's
+    own checks. Any problem raises :class:`~cambio.errors.SaveError` at its JSON path.
+    """
+    from .actions import Action, ActionKind
+    from .match import SAVE_FORMAT as MATCH_FORMAT
+    from .match import Match
+
+    check_shape(data)
+    if not isinstance(data, dict):
+        raise SaveError("$", f"expected a saved match (an object), found {_found(data)}")
+    if data.get("format") != MATCH_FORMAT:
+        raise SaveError("$.format", f"not a saved match (expected format {MATCH_FORMAT!r})")
+    doc: SavedMatch = _object(data, SavedMatch, "$")
+    rules = rules_from_save(doc.rules, "$.rules")
+    _deal_of(rules, doc.players, 0, 0, None, "$")
+    for k, deck in enumerate(doc.decks):
+        if deck is not None:
+            extra = Counter(deck) - Counter(rules.deck.cards())
+            if extra:
+                card = next(iter(extra))
+                message = f"the table's deck holds {card} fewer times"
+                raise SaveError(f"$.decks[{k}]", message)
+    try:
+        match = Match(rules, doc.players, seed=doc.seed, decks=doc.decks)
+    except ValueError as exc:  # pragma: no cover - the deal is checked above
+        raise SaveError("$", f"cannot deal this match: {exc}") from None
+    for k, a in enumerate(doc.actions):
+        try:
+            action = Action(ActionKind(a.kind), a.player, tuple(a.positions))
+        except ValueError:
+            raise SaveError(f"$.actions[{k}].kind", f"unknown action kind {a.kind!r}") from None
+        if match.is_over:
+            raise SaveError(f"$.actions[{k}]", "the match is already over")
+        try:
+            match.apply(action)
+        except ValueError as exc:  # IllegalActionError, a malformed action
+            raise SaveError(f"$.actions[{k}]", f"cannot be replayed: {exc}") from None
+    return match
 
 
 def dumps(rnd: Round) -> str:
