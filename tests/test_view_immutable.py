@@ -47,7 +47,7 @@ def reachable(root: object) -> Iterator[object]:
     stack = [root]
     while stack:
         obj = stack.pop()
-        if id(obj) in seen or isinstance(obj, _LEAVES) or isinstance(obj, type):
+        if id(obj) in seen or isinstance(obj, (*_LEAVES, type)):
             continue
         seen.add(id(obj))
         yield obj
@@ -79,9 +79,9 @@ def attack(root: object) -> int:
     done = 0
     for obj in list(reachable(root)):
         for name in [*_attribute_names(obj), "_planted"]:
-            for act in (lambda: setattr(obj, name, None), lambda: delattr(obj, name)):
+            for act, args in ((setattr, (obj, name, None)), (delattr, (obj, name))):
                 try:
-                    act()
+                    act(*args)
                     done += 1
                 except Exception:
                     pass
