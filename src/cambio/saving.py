@@ -436,7 +436,7 @@ def _restore(doc: SavedRound, verify: bool) -> Round:
     rnd._pending = list(state.pending)
     rnd._recycles = state.recycles
     rnd._events = list(state.events)
-    rnd._histories = [[] for _ in range(rnd.players)]
+    rnd._histories = [() for _ in range(rnd.players)]
     rnd._result = state.result
     ids = []
     for k, action in enumerate(actions):
