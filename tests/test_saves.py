@@ -96,7 +96,21 @@ def _set(doc: Any, path: tuple[Any, ...], value: Any) -> None:
     _get(doc, path[:-1])[path[-1]] = value
 
 
-OTHER_TYPES: tuple[Any, ...] = ("3", 3.7, 3.0, True, False, None, [], {}, [3], {"x": 3}, "yes", -1, 2**70)
+OTHER_TYPES: tuple[Any, ...] = (
+    "3",
+    3.7,
+    3.0,
+    True,
+    False,
+    None,
+    [],
+    {},
+    [3],
+    {"x": 3},
+    "yes",
+    -1,
+    2**70,
+)
 
 
 @st.composite
