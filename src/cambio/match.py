@@ -142,7 +142,7 @@ from .actions import (
     kinds_wanted,
     opening_choices,
 )
-from .cards import Card, card_from_json, card_to_json
+from .cards import Card, card_to_json
 from .errors import IllegalActionError
 from .events import Event
 from .round import Round
@@ -1133,63 +1133,21 @@ class Match:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Match:
-        """Rebuild a saved match by replaying its actions (each checked as it is applied)."""
-        from .loading import ruleset_from_dict
+        """Rebuild a saved match by replaying its actions (each checked as it is applied).
 
-        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-            raise ValueError(f"not a saved match (expected format {SAVE_FORMAT!r})")
-        missing = [k for k in ("rules", "players", "seed", "actions") if k not in data]
-        if missing:
-            raise ValueError(f"a saved match needs {', '.join(missing)}")
-        rules = ruleset_from_dict(data["rules"], source="<saved match>")
-        decks = data.get("decks") or []
-        if not isinstance(decks, list):
-            raise ValueError("a saved match's decks must be a list")
-        actions = data.get("actions")
-        if not isinstance(actions, list):
-            raise ValueError("a saved match's actions must be a list")
-        changes = data.get("changes") or []
-        if not isinstance(changes, list):
-            raise ValueError("a saved match's changes must be a list")
-        steps = [_action_from_dict(a) for a in actions]
-        ops: list[tuple[int, str, RuleSet | None]] = []
-        for raw in changes:
-            if not isinstance(raw, dict) or raw.get("kind") not in ("rules", "redeal"):
-                raise ValueError(f"malformed saved match change {raw!r}")
-            at = raw.get("at")
-            if isinstance(at, bool) or not isinstance(at, int) or not 0 <= at <= len(steps):
-                raise ValueError(f"malformed saved match change {raw!r}")
-            new = None
-            if raw["kind"] == "rules":
-                saved = raw.get("rules")
-                if not isinstance(saved, dict):
-                    raise ValueError(f"malformed saved match change {raw!r}")
-                new = ruleset_from_dict(saved, source="<saved match change>")
-            ops.append((at, raw["kind"], new))
-        match = cls(
-            rules,
-            data["players"],
-            seed=data["seed"],
-            decks=[None if d is None else [card_from_json(c) for c in d] for d in decks],
-        )
-        pending = sorted(ops, key=lambda op: op[0])
-        k = 0
-        for i, action in enumerate([*steps, None]):
-            while k < len(pending) and pending[k][0] == i:
-                _, kind, new = pending[k]
-                if kind == "rules":
-                    assert new is not None
-                    match.change_rules(new)
-                else:
-                    match.redeal()
-                k += 1
-            if action is not None:
-                match.apply(action)
-        return match
+        The document is read strictly (no coercion); any problem raises
+        :class:`~cambio.errors.SaveError` naming the JSON path of the first one.
+        """
+        from .saving import load_match
+
+        return load_match(data)
 
     @classmethod
     def from_json(cls, text: str) -> Match:
-        return cls.from_dict(json.loads(text))
+        """A match from the JSON text :meth:`to_json` wrote (see :meth:`from_dict`)."""
+        from .saving import load_match, parse_json
+
+        return load_match(parse_json(text, "match"))
 
     @classmethod
     def replay(
@@ -1214,14 +1172,3 @@ def _action_to_dict(action: Action) -> dict[str, Any]:
         "player": action.player,
         "positions": [list(p) for p in action.positions],
     }
-
-
-def _action_from_dict(raw: Any) -> Action:
-    try:
-        return Action(
-            ActionKind(raw["kind"]),
-            int(raw["player"]),
-            tuple((int(o), int(p)) for o, p in raw["positions"]),
-        )
-    except (KeyError, TypeError, ValueError) as exc:
-        raise ValueError(f"malformed saved action {raw!r}: {exc}") from None
