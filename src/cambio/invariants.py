@@ -218,10 +218,20 @@ def _problems(r: Round) -> Iterator[tuple[str, str]]:
         yield "calls_owed", "only a table where an emptied grid calls owes calls"
         return
     closing = r.phase is Phase.CLOSING
-    if closing != (r._closing_reason in ("stock", "turn-cap", "call")):
-        want = "'stock', 'turn-cap' or 'call'" if closing else "'' (not closing)"
-        yield "closing_reason", f"expected {want}, found {r._closing_reason!r}"
+    reasons = ("stock", "turn-cap", "call")
+    if closing and r._closing_reason not in reasons:
+        yield (
+            "closing_reason",
+            f"expected 'stock', 'turn-cap' or 'call', found {r._closing_reason!r}",
+        )
         return
+    if r._closing_reason and (r._closing_reason not in reasons or r.phase is not Phase.OVER):
+        if not closing:
+            yield (
+                "closing_reason",
+                f"expected '' before the round closes, found {r._closing_reason!r}",
+            )
+            return
     if closing and not rules.snap.last_discard:
         yield "phase", "this table scores the last discard at once (no closing phase)"
         return

@@ -112,7 +112,7 @@ class SavedRound:
 
 def _event_to_list(e: Event) -> list[Any]:
     return [
-        e.kind,
+        str(e.kind.value) if isinstance(e.kind, EventKind) else e.kind,
         e.player,
         [list(p) for p in e.positions],
         [None if c is None else card_to_json(c) for c in e.cards],
