@@ -225,13 +225,13 @@ def _problems(r: Round) -> Iterator[tuple[str, str]]:
             f"expected 'stock', 'turn-cap' or 'call', found {r._closing_reason!r}",
         )
         return
-    if r._closing_reason and (r._closing_reason not in reasons or r.phase is not Phase.OVER):
-        if not closing:
-            yield (
-                "closing_reason",
-                f"expected '' before the round closes, found {r._closing_reason!r}",
-            )
-            return
+    stale = r._closing_reason not in reasons or r.phase is not Phase.OVER
+    if r._closing_reason and stale and not closing:
+        yield (
+            "closing_reason",
+            f"expected '' before the round closes, found {r._closing_reason!r}",
+        )
+        return
     if closing and not rules.snap.last_discard:
         yield "phase", "this table scores the last discard at once (no closing phase)"
         return
