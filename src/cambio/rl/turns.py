@@ -14,7 +14,8 @@ that, so :class:`Turns` asks the players one by one, as the bundled bot driver d
 3. when every reactor declined, ``to_act`` decides with its legal actions (its snaps
    included).
 
-The wrapped game is a :class:`cambio.Round` or a :class:`cambio.Match` (the same API).
+The wrapped game is a :class:`cambio.Round` or a :class:`cambio.Match` (the same API);
+once wrapped, it must change only through :meth:`Turns.step` (the actor is kept).
 
 >>> import cambio
 >>> t = Turns(cambio.Round("practice", 2, seed=0))
@@ -51,6 +52,8 @@ class Game(Protocol):
 
     def apply(self, action: int) -> list[Event]: ...
 
+    def copy(self) -> Game: ...
+
 
 def decline_id(space: ActionSpace) -> int:
     """The id of "do not snap" for ``space``: one past the table's own ids."""
@@ -69,12 +72,24 @@ class Turns:
         self._points = 0
         self._declined: set[int] = set()
         self._queue: tuple[int, ...] = ()
+        self._actor: int | None = None
+        self._legal: list[int] | None = None
         self._refresh()
+
+    def copy(self) -> Turns:
+        """An independent copy, over a copy of the game (for search)."""
+        new = object.__new__(Turns)
+        new.__dict__.update(self.__dict__)
+        new.game = self.game.copy()
+        new._declined = set(self._declined)
+        return new
 
     def _refresh(self) -> None:
         game = self.game
+        self._legal = None
         if game.is_over:
             self._queue = ()
+            self._actor = None
             return
         reactors = list(game.reactors)
         snap = self._arbitration
@@ -87,6 +102,7 @@ class Turns:
                 self.space.decode(a).kind is ActionKind.SNAP for a in game.legal_action_ids(p)
             )
         )
+        self._actor = self._find_actor()
 
     @property
     def reacting(self) -> bool:
@@ -96,6 +112,9 @@ class Turns:
     @property
     def actor(self) -> int | None:
         """The player who decides now (``None`` once the game is over)."""
+        return self._actor
+
+    def _find_actor(self) -> int | None:
         if self.game.is_over:
             return None
         for p in self._queue:
@@ -105,14 +124,17 @@ class Turns:
 
     def legal(self) -> list[int]:
         """The ids the actor may choose now, ascending (:attr:`decline` in a reaction turn)."""
-        who = self.actor
-        if who is None:
-            return []
-        ids = self.game.legal_action_ids(who)
-        if self.reacting:
-            snaps = [a for a in ids if self.space.decode(a).kind is ActionKind.SNAP]
-            return [*snaps, self.decline]
-        return ids
+        if self._legal is None:
+            who = self._actor
+            if who is None:
+                self._legal = []
+            else:
+                ids = self.game.legal_action_ids(who)
+                if self.reacting:
+                    snaps = [a for a in ids if self.space.decode(a).kind is ActionKind.SNAP]
+                    ids = [*snaps, self.decline]
+                self._legal = ids
+        return list(self._legal)
 
     def step(self, action: int) -> list[Event]:
         """Apply the actor's choice; ``ValueError`` if it is not one of :meth:`legal`."""
@@ -122,6 +144,8 @@ class Turns:
         assert who is not None
         if action == self.decline:
             self._declined.add(who)
+            self._legal = None
+            self._actor = self._find_actor()
             return []
         events = self.game.apply(action)
         self._points += 1
