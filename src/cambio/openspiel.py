@@ -50,10 +50,10 @@ import pyspiel
 from .cards import Card
 from .events import Event
 from .loading import load_ruleset
-from .round import Round
-from .rules import RuleSet
 from .rl.encoding import Encoder
 from .rl.turns import Turns
+from .round import Round
+from .rules import RuleSet
 
 __all__ = ["DEFAULT_MAX_TURNS", "CambioGame", "CambioObserver", "CambioState"]
 
@@ -95,7 +95,7 @@ def _decision_bound(rules: RuleSet, players: int, turns: int) -> int:
     return actions * (players + 1)
 
 
-class CambioGame(pyspiel.Game):
+class CambioGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untyped
     """One round of a Cambio table, as an OpenSpiel game."""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
@@ -166,7 +166,7 @@ class _Play:
         return new
 
 
-class CambioState(pyspiel.State):
+class CambioState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
     """A Cambio round being dealt or played."""
 
     def __init__(self, game: CambioGame) -> None:
@@ -259,7 +259,8 @@ class CambioState(pyspiel.State):
             " ".join("--" if c is None else str(c) for c in rnd.hand(p)) for p in range(rnd.players)
         )
         top = rnd.discard_pile[-1] if rnd.discard_pile else None
-        return f"{rnd.phase.name.lower()} P{rnd.current} | {hands} | top {top} | stock {rnd.stock_size}"
+        phase = rnd.phase.name.lower()
+        return f"{phase} P{rnd.current} | {hands} | top {top} | stock {rnd.stock_size}"
 
 
 class CambioObserver:

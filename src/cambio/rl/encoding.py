@@ -90,7 +90,7 @@ class Encoder:
         self.rules = rules
         self.players = players
         n = players
-        self.grid_size = G = rules.grid.size
+        self.grid_size = rules.grid.size
         self.positions = P = rules.grid.max_positions
         self.ranks: tuple[str, ...] = rules.deck.rank_names()
         self._rank_index = {r: i for i, r in enumerate(self.ranks)}
@@ -124,7 +124,8 @@ class Encoder:
             "grids",
             n * P * self._card_width,
             f"for each seat from the viewer on ({n}), each position ({P}): [card there, "
-            "card known, penalty position (past the grid), value / max |value|, "
+            "card known, penalty position (past the grid), value scaled by the largest absolute "
+            "card value, "
             f"rank one-hot ({R})]",
         )
         self._o_seen = lay.add(
@@ -134,18 +135,22 @@ class Encoder:
             "the viewer on have seen the card there now (from public events)",
         )
         self._o_top = lay.add(
-            "top_discard", 2 + R, f"[a card there, value / max |value|, rank one-hot ({R})]"
+            "top_discard",
+            2 + R,
+            f"[a card there, value scaled by the largest absolute card value, rank one-hot ({R})]",
         )
         self._o_pile = lay.add(
-            "discard_counts", R + 1, "cards of each rank in the discard pile / copies in the deck; "
-            "last: pile size / deck size"
+            "discard_counts",
+            R + 1,
+            "cards of each rank in the discard pile / copies in the deck; "
+            "last: pile size / deck size",
         )
         self._o_stock = lay.add("stock", 1, "stock size / deck size")
         self._o_held = lay.add(
             "held",
             5 + R,
             "the card the current player holds: [held, known, from the stock, from the "
-            f"discard, value / max |value|, rank one-hot ({R})]",
+            f"discard, value scaled by the largest absolute card value, rank one-hot ({R})]",
         )
         self._o_phase = lay.add("phase", len(PHASES), "phase one-hot: " + ", ".join(PHASES))
         self._o_power = lay.add(
@@ -164,19 +169,23 @@ class Encoder:
         self._o_window = lay.add("window_open", 1, "the top discard can be snapped now")
         self._o_current = lay.add("current", n, "whose turn it is (seats from the viewer on)")
         self._o_to_act = lay.add(
-            "to_act", n + 1, "whose decision moves the round on (seats from the viewer on; "
-            "last: nobody)"
+            "to_act",
+            n + 1,
+            "whose decision moves the round on (seats from the viewer on; last: nobody)",
         )
         self._o_caller = lay.add(
             "caller", n + 1, "who called (seats from the viewer on; last: nobody yet)"
         )
         self._o_turns = lay.add(
-            "turns", n + 1, "turns taken by each seat from the viewer on, then in all, "
-            "/ the turn cap (or the deck size when there is none), at most 1"
+            "turns",
+            n + 1,
+            "turns taken by each seat from the viewer on, then in all, "
+            "/ the turn cap (or the deck size when there is none), at most 1",
         )
         self._o_opening = lay.add(
-            "opening", P + 1, "the viewer's opening-peek positions, then whether the "
-            "re-peek is used"
+            "opening",
+            P + 1,
+            "the viewer's opening-peek positions, then whether the re-peek is used",
         )
         self._o_mask = lay.add(
             "legal", self.space.size, "the viewer's legal actions over the table's action ids"
@@ -190,17 +199,16 @@ class Encoder:
         out[at] = self.rules.values.of(card) / self._value_scale
         out[at + 1 + self._rank_index[card.rank]] = 1.0
 
-    def encode(
-        self, view: PlayerView, legal: Iterable[int] = ()
-    ) -> npt.NDArray[np.float32]:
+    def encode(self, view: PlayerView, legal: Iterable[int] = ()) -> npt.NDArray[np.float32]:
         """The observation of ``view``; ``legal`` are the viewer's legal action ids."""
         if not isinstance(view, PlayerView):
             raise TypeError(f"expected a PlayerView, got {view!r}")
         n, P = self.players, self.positions
-        if view.players != n or len(view.present[0]) != P:
+        widths = {len(row) for row in view.present} - {0}  # a match seat sitting out: ()
+        if view.players != n or widths - {P}:
             raise ValueError(
                 f"this encoder is for {n} players and {P} positions, not the view's "
-                f"{view.players} and {len(view.present[0])}"
+                f"{view.players} and {sorted(widths)}"
             )
         me = view.player
         out = np.zeros(self.size, dtype=np.float32)
@@ -212,9 +220,10 @@ class Encoder:
         W = self._card_width
         for owner in range(n):
             base = self._o_grids + rel(owner) * P * W
+            present = view.present[owner]
             for i in range(P):
                 at = base + i * W
-                if view.present[owner][i]:
+                if i < len(present) and present[i]:
                     out[at] = 1.0
                     card = view.grids[owner][i]
                     if card is not None:
@@ -225,7 +234,7 @@ class Encoder:
         masks = seen_by(view.history, players=n, positions=P)
         for owner in range(n):
             base = self._o_seen + rel(owner) * P * n
-            for i in range(P):
+            for i in range(len(view.present[owner])):
                 if not view.present[owner][i]:
                     continue
                 m = masks[owner][i]
@@ -293,7 +302,7 @@ class Encoder:
         if x.shape != (self.size,):
             raise ValueError(f"expected a vector of {self.size} numbers, got shape {x.shape}")
         n, P, W = self.players, self.positions, self._card_width
-        lines = [f"seat: {int(np.argmax(x[: n]))}"]
+        lines = [f"seat: {int(np.argmax(x[:n]))}"]
         for k in range(n):
             cells = []
             for i in range(P):

@@ -51,8 +51,11 @@ __all__ = ["REWARDS", "env", "raw_env"]
 REWARDS = ("win", "score")
 """The reward options."""
 
+RENDER_MODES = ("human", "ansi")
+"""The render modes (``None`` renders nothing)."""
 
-def env(**kwargs: Any) -> AECEnv:  # type: ignore[type-arg]
+
+def env(**kwargs: Any) -> AECEnv:
     """The environment wrapped as PettingZoo's classic games are (illegal moves end it)."""
     inner = raw_env(**kwargs)
     wrapped = wrappers.TerminateIllegalWrapper(inner, illegal_reward=-1)
@@ -70,11 +73,11 @@ def _rules_with_cap(rules: RuleSet, max_turns: int | None) -> RuleSet:
     return attrs.evolve(rules, turn=attrs.evolve(rules.turn, max_turns=cap))
 
 
-class raw_env(AECEnv):  # type: ignore[type-arg]  # noqa: N801 - PettingZoo's convention
+class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo names it so; AECEnv is untyped
     """One round (or match) of Cambio at any table, as an AEC environment."""
 
     metadata = {  # noqa: RUF012 - PettingZoo reads it from the class
-        "render_modes": ["human", "ansi"],
+        "render_modes": list(RENDER_MODES),
         "name": "cambio_v0",
         "is_parallelizable": False,
     }
@@ -93,7 +96,7 @@ class raw_env(AECEnv):  # type: ignore[type-arg]  # noqa: N801 - PettingZoo's co
         rules = variant if isinstance(variant, RuleSet) else load_ruleset(variant)
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {', '.join(REWARDS)}, got {reward!r}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+        if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode must be 'human', 'ansi' or None, got {render_mode!r}")
         self.rules = _rules_with_cap(rules, max_turns)
         n = rules.players.default if players is None else players
@@ -244,10 +247,7 @@ class raw_env(AECEnv):  # type: ignore[type-arg]  # noqa: N801 - PettingZoo's co
     def _text(self) -> str:
         game = self.game
         names = [f"player_{i}" for i in range(self.players)]
-        if self._turns is None or self._turns.actor is None:
-            seat = 0
-        else:
-            seat = self._turns.actor
+        seat = 0 if self._turns is None or self._turns.actor is None else self._turns.actor
         view = self._view(seat)
         lines = [] if view is None else [board_text(view, names, self.rules, str)]
         if game.is_over:

@@ -98,9 +98,7 @@ class Turns:
         self._queue = tuple(
             p
             for p in reactors
-            if any(
-                self.space.decode(a).kind is ActionKind.SNAP for a in game.legal_action_ids(p)
-            )
+            if any(self.space.decode(a).kind is ActionKind.SNAP for a in game.legal_action_ids(p))
         )
         self._actor = self._find_actor()
 
