@@ -151,3 +151,27 @@ def test_import_cambio_stays_light() -> None:
         "assert not heavy, heavy\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_an_encoder_that_remembers_histories_encodes_as_a_fresh_one() -> None:
+    """The encoder feeds its who-saw-what fold only new events; views of copies that
+    went different ways, of other seats and of a new round must not be confused."""
+    rules = cambio.load_ruleset("snap")
+    kept = Encoder(rules, 3)
+    rng = random.Random(7)
+    rounds = [Round(rules, 3, seed=s) for s in range(2)]
+    for step in range(150):
+        r = rng.choice(rounds)
+        if r.is_over:
+            rounds.remove(r)
+            if not rounds:
+                break
+            continue
+        if step % 25 == 0:
+            rounds.append(r.copy())  # a copy shares the history so far, then diverges
+        viewer = rng.randrange(3)
+        view, legal = r.view(viewer), r.legal_action_ids(viewer)
+        fresh = Encoder(rules, 3).encode(view, legal)
+        assert np.array_equal(kept.encode(view, legal), fresh), f"step {step}"
+        who = r.to_act if r.to_act is not None else r.reactors[0]
+        r.apply(rng.choice(r.legal_action_ids(who)))

@@ -11,13 +11,14 @@ from __future__ import annotations
 from typing import Any
 
 from .encoding import PHASES, Encoder, Feature, layout_markdown
-from .knowledge import seen_by
+from .knowledge import SeenBy, seen_by
 from .turns import Turns, decline_id
 
 __all__ = [
     "PHASES",
     "Encoder",
     "Feature",
+    "SeenBy",
     "Turns",
     "decline_id",
     "env",

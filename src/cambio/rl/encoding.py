@@ -25,6 +25,7 @@ seat: 0
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Sequence
 
 import attrs
@@ -33,9 +34,10 @@ import numpy.typing as npt
 
 from ..actions import ActionSpace, action_space, opening_choices
 from ..cards import Card
+from ..events import Event
 from ..rules import RuleSet
 from ..views import PlayerView
-from .knowledge import seen_by
+from .knowledge import SeenBy
 
 __all__ = ["Encoder", "Feature", "PHASES", "layout_markdown"]
 
@@ -96,6 +98,7 @@ class Encoder:
         self._rank_index = {r: i for i, r in enumerate(self.ranks)}
         deck = rules.deck.cards()
         self.deck_size = len(deck)
+        self._folds: dict[int, tuple[tuple[Event, ...], SeenBy]] = {}  # see _seen_by
         self._copies = [0] * len(self.ranks)
         for c in deck:
             self._copies[self._rank_index[c.rank]] += 1
@@ -199,6 +202,24 @@ class Encoder:
         out[at] = self.rules.values.of(card) / self._value_scale
         out[at + 1 + self._rank_index[card.rank]] = 1.0
 
+    def _seen_by(self, view: PlayerView) -> tuple[tuple[int, ...], ...]:
+        """:func:`~cambio.rl.seen_by` of the view's history, fed only the events that
+        follow the history this viewer's last encoding read (when it is a prefix)."""
+        history = view.history
+        last = self._folds.get(view.player)
+        if last is not None:
+            before, fold = last
+            k = len(before)
+            if k <= len(history) and all(map(operator.is_, before, history[:k])):
+                fold = fold.copy()
+                fold.feed(history[k:])
+                self._folds[view.player] = (history, fold)
+                return fold.masks()
+        fold = SeenBy(self.players, self.positions)
+        fold.feed(history)
+        self._folds[view.player] = (history, fold)
+        return fold.masks()
+
     def encode(self, view: PlayerView, legal: Iterable[int] = ()) -> npt.NDArray[np.float32]:
         """The observation of ``view``; ``legal`` are the viewer's legal action ids."""
         if not isinstance(view, PlayerView):
@@ -231,7 +252,7 @@ class Encoder:
                         self._card(out, at + 3, card)
                 if i >= self.grid_size:
                     out[at + 2] = 1.0
-        masks = seen_by(view.history, players=n, positions=P)
+        masks = self._seen_by(view)
         for owner in range(n):
             base = self._o_seen + rel(owner) * P * n
             for i in range(len(view.present[owner])):
