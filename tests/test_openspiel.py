@@ -4,6 +4,7 @@ string, the decision bound, and information states that hide what they must."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pyspiel
 import pytest
@@ -38,6 +39,14 @@ def _random_play(state: CambioState, rng: random.Random) -> int:
 def test_random_sim_test(name: str) -> None:
     game = pyspiel.load_game(f"python_cambio(variant={name},max_turns=8)")
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+def test_random_sim_test_on_a_table_from_a_file() -> None:
+    """``variant`` may also be the path of a user's own profile."""
+    path = Path(__file__).resolve().parents[1] / "examples" / "club_table.toml"
+    game = _game(f"python_cambio(variant={path},players=3,max_turns=20)")
+    assert game.rules.name == "the-tuesday-club"
+    pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
 
 
 def test_the_game_string_names_the_table_and_seats() -> None:

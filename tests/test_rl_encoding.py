@@ -20,10 +20,12 @@ import pytest
 import cambio
 from cambio import Action, Round
 from cambio.rl import PHASES, Encoder, layout_markdown, seen_by
+from test_club_rules import EVERY_NEW
 from test_no_leak import play_a, seen_cards
 from test_properties import seat_counts
 
-DOCS = Path(__file__).resolve().parents[1] / "docs"
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
 PROFILES = cambio.available_variants()
 
 
@@ -105,9 +107,17 @@ def test_bad_input_is_refused() -> None:
         Encoder(cambio.load_ruleset("practice"), 9)
 
 
-@pytest.mark.parametrize("name", PROFILES)
+# a user's own tables: the club example and every newer axis at once (a closing
+# phase, several snaps per discard, penalty cards in the grid, swaps between others)
+OWN_TABLES = {
+    "club_table.toml": cambio.load_ruleset(ROOT / "examples" / "club_table.toml"),
+    **{f"every-new-{k}": v for k, v in EVERY_NEW.items()},
+}
+
+
+@pytest.mark.parametrize("name", PROFILES + sorted(OWN_TABLES))
 def test_exchanging_unseen_cards_never_changes_the_encoding(name: str) -> None:
-    rules = cambio.load_ruleset(name)
+    rules = OWN_TABLES[name] if name in OWN_TABLES else cambio.load_ruleset(name)
     exchanged = 0
     for seed in range(60):
         if exchanged == 6:

@@ -8,6 +8,7 @@ scored as it stands, so the tests see whole episodes quickly.
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -16,9 +17,16 @@ from pettingzoo.test import api_test, seed_test
 import cambio
 from cambio import ActionKind
 from cambio.rl import env, raw_env
+from test_club_rules import EVERY_NEW
 
 PROFILES = cambio.available_variants()
 CAP = 12
+ROOT = Path(__file__).resolve().parents[1]
+OWN_TABLES = {
+    "club_table.toml": cambio.load_ruleset(ROOT / "examples" / "club_table.toml"),
+    **{f"every-new-{k}": v for k, v in EVERY_NEW.items()},
+}
+"""A user's own tables: the club example and every newer axis at once."""
 
 
 def _play(e: raw_env, seed: int) -> dict[str, float]:
@@ -52,6 +60,18 @@ QUIET = (
 def test_pettingzoo_api_and_seed_tests(name: str) -> None:
     api_test(env(variant=name, max_turns=CAP), num_cycles=1000)
     seed_test(lambda: env(variant=name, max_turns=CAP), num_cycles=200)
+
+
+@pytest.mark.parametrize("name", sorted(OWN_TABLES))
+@QUIET[0]
+@QUIET[1]
+def test_api_and_seed_tests_on_a_users_own_tables(name: str) -> None:
+    rules = OWN_TABLES[name]
+    api_test(env(variant=rules, max_turns=CAP), num_cycles=1000)
+    seed_test(lambda: env(variant=rules, max_turns=CAP), num_cycles=200)
+    e = raw_env(variant=rules, players=3, max_turns=CAP)
+    for seed in range(3):
+        assert sum(_play(e, seed).values()) == pytest.approx(1.0)
 
 
 @pytest.mark.parametrize("name", ["elimination", "teams", "practice"])

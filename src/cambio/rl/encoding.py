@@ -35,23 +35,16 @@ import numpy.typing as npt
 from ..actions import ActionSpace, action_space, opening_choices
 from ..cards import Card
 from ..events import Event
+from ..round import Phase
 from ..rules import RuleSet
 from ..views import PlayerView
 from .knowledge import SeenBy
 
 __all__ = ["Encoder", "Feature", "PHASES", "layout_markdown"]
 
-PHASES: tuple[str, ...] = (
-    "opening",
-    "turn",
-    "drawn",
-    "taken",
-    "power",
-    "end_of_turn",
-    "give",
-    "over",
-)
-"""The phase names a view can show, in the order of the ``phase`` one-hot."""
+PHASES: tuple[str, ...] = tuple(phase.name.lower() for phase in Phase)
+"""The phase names a view can show (every :class:`cambio.Phase`), in the order of the
+``phase`` one-hot."""
 
 
 @attrs.frozen
