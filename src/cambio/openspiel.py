@@ -11,9 +11,9 @@ True
 >>> game.num_players(), game.max_game_length() > 0
 (2, True)
 
-Parameters: ``variant`` (a bundled profile's name or a profile file's path, default ``practice``), ``players``
-(0: the table's default) and ``max_turns`` (the turn cap, default 40; the lower of it
-and the table's own cap is used). The game is one round:
+Parameters: ``variant`` (a bundled profile's name or a profile file's path, default
+``practice``), ``players`` (0: the table's default) and ``max_turns`` (the turn cap,
+default 40; the lower of it and the table's own cap is used). The game is one round:
 
 * **The deal is chance.** Before the first decision, one chance node per card of the
   table's deck fixes the shuffled order (grids, the first discard, then the stock from
