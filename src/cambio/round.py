@@ -203,6 +203,7 @@ class Round:
         self._opening_seen: list[tuple[int, ...]] = [()] * n
         self._pending: list[int] = []
         self._recycles = 0
+        self._plies_before = 0  # actions taken before a written position (see position.py)
         self._result: RoundResult | None = None
         self._events: list[Event] = []
         self._histories: list[list[Event]] = [[] for _ in range(n)]
@@ -690,7 +691,8 @@ class Round:
             ids.sort(key=lambda a: (a // sp.per_player - d) % self.players)
         elif mode == "random":
             # seeded by the state (actions so far), so a replay draws the same order
-            rng = random.Random(f"{self.seed}:snap:{len(self._actions)}")
+            ply = self._plies_before + len(self._actions)
+            rng = random.Random(f"{self.seed}:snap:{ply}")
             rng.shuffle(ids)
         events: list[Event] = []
         for aid in ids:
@@ -1202,6 +1204,7 @@ class Round:
             self._opening_seen,
             self._pending,
             self._recycles,
+            self._plies_before,
             self._events,
             self._actions,
             self._result,
@@ -1246,6 +1249,22 @@ class Round:
         except json.JSONDecodeError as exc:
             raise ValueError(f"not a saved round: {exc}") from None
         return cls.from_dict(data, verify=verify)
+
+    def position(self) -> str:
+        """The round's state as one line of text (see :mod:`cambio.position`)."""
+        from .position import write_position
+
+        return write_position(self)
+
+    @classmethod
+    def from_position(cls, rules: RuleSet | str, text: str) -> Round:
+        """A round in the state a written position describes (see :mod:`cambio.position`).
+
+        Its history starts at the position: no events or actions before it.
+        """
+        from .position import read_position
+
+        return read_position(rules, text)
 
     @classmethod
     def replay(

@@ -1,0 +1,803 @@
+"""Written positions: the whole state of a round in one line of text, like chess's FEN.
+
+:func:`write_position` (``Round.position()``) writes a round's state; :func:`read_position`
+(``Round.from_position(rules, text)``) builds a playable round from such a line. The
+line is a handful of fields separated by single spaces, seven that are always there and
+then ``key=value`` options, written only when they differ from their default::
+
+    SEATS HELD DISCARD STOCK PHASE CURRENT TURNS [call=..] [window=..] [peeked=..]
+        [opening=..] [repeek=..] [recycles=..] [dealer=..] [starter=..] [seed=..] [ply=..]
+
+``docs/positions.md`` describes every field with examples. A short one, a two-player
+standard round where seat 0 is about to take its first turn:
+
+>>> import cambio
+>>> text = (
+...     "AS,2S,3S@0,4S@0/5S,6S,7S@1,8S@1 - 9S 10S,JS,QS,KS,AH,2H,3H,4H,5H,6H,7H,8H,9H,"
+...     "10H,JH,QH,KH,AD,2D,3D,4D,5D,6D,7D,8D,9D,10D,JD,QD,KD,AC,2C,3C,4C,5C,6C,7C,8C,"
+...     "9C,10C,JC,QC,KC turn 0 0,0"
+... )
+>>> r = cambio.Round.from_position("standard", text)
+>>> r.hand(0)
+(Card(rank='A', suit='S'), Card(rank='2', suit='S'), Card(rank='3', suit='S'), Card(rank='4', suit='S'))
+>>> r.position() == text
+True
+>>> cambio.Round.from_position("standard", text.replace("9S", "AS"))
+Traceback (most recent call last):
+...
+cambio.errors.PositionError: column 39: AS is written a second time; the deck holds 1
+
+What a position cannot carry is the round's past: the events, the actions taken and so
+each player's history. A round built from a position starts its history there: its
+:attr:`~cambio.Round.events`, :attr:`~cambio.Round.actions` and every view's ``history``
+are empty until the next action, while everything else a view shows (the grids each
+player knows, the discard pile, whose turn, the held card, the power step, the window)
+is the same as in the round the position was written from. The count of actions taken
+(``ply``) is kept, because the random order of simultaneous snaps is drawn from it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from .cards import Card
+from .errors import PositionError
+from .rules import RuleSet
+
+if TYPE_CHECKING:
+    from .round import Phase, Round
+
+__all__ = ["SEAT_CHARS", "read_position", "write_position"]
+
+SEAT_CHARS = "0123456789abcdefghijklmnopqrstuvwxyz"
+"""The one-character seat names of a knowledge mark (``@02``: seats 0 and 2 know it)."""
+
+_RESERVED = frozenset(" @!,/+:=")
+"""Characters a card's name may not hold in a position (they separate its parts)."""
+
+_PHASE_NAMES = {
+    "opening": "OPENING",
+    "turn": "TURN",
+    "drawn": "DRAWN",
+    "taken": "TAKEN",
+    "power": "POWER",
+    "end": "END_OF_TURN",
+    "give": "GIVE",
+    "over": "OVER",
+}
+
+_OPTION_KEYS = (
+    "call",
+    "window",
+    "peeked",
+    "opening",
+    "repeek",
+    "recycles",
+    "dealer",
+    "starter",
+    "seed",
+    "ply",
+)
+
+_REASON = re.compile(r"[a-z][a-z-]*\Z")
+
+
+# --------------------------------------------------------------------------- writing
+def _seat_set(bits: int, players: int) -> str:
+    if bits == (1 << players) - 1:
+        return "*"
+    if bits == 0:
+        return "-"
+    return "".join(SEAT_CHARS[p] for p in range(players) if bits >> p & 1)
+
+
+def _card_names(rules: RuleSet) -> dict[str, Card]:
+    """Each card name of the table's deck, with its card; refuses names a line cannot hold."""
+    names: dict[str, Card] = {}
+    for card in rules.deck.cards():
+        name = str(card)
+        other = names.get(name)
+        if other is not None and other != card:
+            raise ValueError(f"two different cards of this table are both written {name}")
+        if name == "-" or _RESERVED & set(name):
+            raise ValueError(f"the card {name!r} cannot be written in a position")
+        names[name] = card
+    return names
+
+
+def _phase_text(rnd: Round, phase: Phase) -> str:
+    from .round import Phase
+
+    if phase is Phase.POWER:
+        return f"power:{rnd._step + 1}"
+    if phase is Phase.GIVE:
+        owner, i = divmod(rnd._give_target, rnd._P)
+        back = _phase_text(rnd, rnd._give_return)
+        return f"give:{rnd._snapper}:{owner}.{i + 1}:{back}"
+    if phase is Phase.OVER:
+        result = rnd._result
+        reason = result.reason if result is not None else "call"
+        text = f"over:{reason}"
+        if reason == "empty-grid":
+            empty = [p for p, row in enumerate(rnd._slots) if all(c < 0 for c in row)]
+            if empty:
+                text += f":{empty[0]}"
+        return text
+    return {v: k for k, v in _PHASE_NAMES.items()}[phase.name]
+
+
+def _default_opening(rnd: Round) -> tuple[int, ...]:
+    opening = rnd.rules.opening
+    if opening.count > 0 and not rnd._opening_choices:
+        return tuple(sorted(opening.positions))
+    return ()
+
+
+def write_position(rnd: Round) -> str:
+    """The one-line position of ``rnd`` (see the module docstring and docs/positions.md)."""
+    if rnd.players > len(SEAT_CHARS):
+        raise ValueError(f"a position names at most {len(SEAT_CHARS)} seats")
+    _card_names(rnd.rules)
+    n = rnd.players
+    everyone = rnd._ALL
+    marked = rnd._power_card if rnd._power_now is not None else -1
+    deck, known = rnd.deck, rnd._known
+
+    def card(c: int, default: int) -> str:
+        text = str(deck[c])
+        if known[c] != default:
+            text += "@" + _seat_set(known[c], n)
+        if c == marked:
+            text += "!"
+        return text
+
+    def slots(cs: list[int]) -> str:
+        return ",".join("-" if c < 0 else card(c, 0) for c in cs)
+
+    seats = []
+    G = rnd._G
+    for row in rnd._slots:
+        extra = row[G:]
+        while extra and extra[-1] < 0:
+            extra.pop()
+        seats.append(slots(row[:G]) + ("+" + slots(extra) if extra else ""))
+    held = "-"
+    if rnd._drawn >= 0:
+        held = ("s:" if rnd._from_stock else "d:") + card(rnd._drawn, 0)
+    discard = ",".join(card(c, everyone) for c in reversed(rnd._discard)) or "-"
+    stock = ",".join(card(c, 0) for c in reversed(rnd._stock)) or "-"
+    fields = [
+        "/".join(seats),
+        held,
+        discard,
+        stock,
+        _phase_text(rnd, rnd.phase),
+        str(rnd._current),
+        ",".join(str(t) for t in rnd._turns),
+    ]
+    if rnd._caller >= 0:
+        final = ",".join(str(p) for p in rnd._final) or "-"
+        fields.append(f"call={rnd._caller}:{final}")
+    if rnd._window_open:
+        who = "-" if rnd._window_discarder < 0 else str(rnd._window_discarder)
+        tried = [str(p) for p in range(n) if rnd._window_tried >> p & 1]
+        fields.append(f"window={who}" + (":" + ",".join(tried) if tried else ""))
+    if rnd._power_now is not None and rnd._peeked:
+        P = rnd._P
+        fields.append("peeked=" + ",".join(f"{g // P}.{g % P + 1}" for g in rnd._peeked))
+    default = _default_opening(rnd)
+    if any(seen != default for seen in rnd._opening_seen):
+        per_seat = [",".join(str(x) for x in seen) or "-" for seen in rnd._opening_seen]
+        fields.append("opening=" + "/".join(per_seat))
+    if rnd._repeek_used:
+        fields.append("repeek=" + ",".join(str(p) for p in range(n) if rnd._repeek_used >> p & 1))
+    if rnd._recycles:
+        fields.append(f"recycles={rnd._recycles}")
+    if rnd.dealer != n - 1:
+        fields.append(f"dealer={rnd.dealer}")
+    if rnd.starter != (rnd.dealer + 1) % n:
+        fields.append(f"starter={rnd.starter}")
+    if rnd.seed:
+        fields.append(f"seed={rnd.seed}")
+    ply = rnd._plies_before + len(rnd._actions)
+    if ply:
+        fields.append(f"ply={ply}")
+    return " ".join(fields)
+
+
+# --------------------------------------------------------------------------- reading
+class _Cursor:
+    """A piece of the line and the column (1-based) where it starts."""
+
+    __slots__ = ("col", "text")
+
+    def __init__(self, text: str, col: int) -> None:
+        self.text = text
+        self.col = col
+
+    def fail(self, message: str, offset: int = 0) -> PositionError:
+        return PositionError(self.col + offset, message)
+
+    def split(self, sep: str) -> list[_Cursor]:
+        out = []
+        start = 0
+        for part in self.text.split(sep):
+            out.append(_Cursor(part, self.col + start))
+            start += len(part) + len(sep)
+        return out
+
+    def number(self, what: str, *, low: int = 0, high: int | None = None) -> int:
+        text = self.text
+        if not text.isdigit() or not text.isascii():
+            raise self.fail(f"expected {what} (a whole number), found {text!r}")
+        value = int(text)
+        if value < low or (high is not None and value > high):
+            bound = f"from {low} to {high}" if high is not None else f"of at least {low}"
+            raise self.fail(f"expected {what} {bound}, found {value}")
+        return value
+
+
+class _Placed:
+    """A card read from the line: the card, where it was written, who knows it."""
+
+    __slots__ = ("card", "col", "known", "marked")
+
+    def __init__(self, card: Card, col: int, known: int, marked: bool) -> None:
+        self.card = card
+        self.col = col
+        self.known = known
+        self.marked = marked
+
+
+class _Reader:
+    def __init__(self, rules: RuleSet, text: str) -> None:
+        self.rules = rules
+        self.text = text
+        try:
+            self.names = _card_names(rules)
+        except ValueError as exc:
+            raise PositionError(1, str(exc)) from None
+        self.players = 0
+
+    def seat(self, cur: _Cursor, what: str = "a seat") -> int:
+        return cur.number(what, high=self.players - 1)
+
+    def seats(self, cur: _Cursor, what: str) -> list[int]:
+        if cur.text == "-":
+            return []
+        return [self.seat(part, what) for part in cur.split(",")]
+
+    def card(self, cur: _Cursor, default: int) -> _Placed:
+        text = cur.text
+        marked = text.endswith("!")
+        if marked:
+            text = text[:-1]
+        name, at, mark = text.partition("@")
+        card = self.names.get(name)
+        if card is None:
+            what = f"found {name!r}" if name else "found nothing"
+            raise cur.fail(f"expected a card of this table's deck (such as KH), {what}")
+        known = default
+        if at:
+            known = self._seat_set(_Cursor(mark, cur.col + len(name) + 1))
+        return _Placed(card, cur.col, known, marked)
+
+    def _seat_set(self, cur: _Cursor) -> int:
+        everyone = (1 << self.players) - 1
+        if cur.text == "*":
+            return everyone
+        if cur.text == "-":
+            return 0
+        if not cur.text:
+            raise cur.fail("expected the seats that know the card after @ (such as 02, * or -)")
+        bits = 0
+        for k, ch in enumerate(cur.text):
+            p = SEAT_CHARS.find(ch)
+            if not 0 <= p < self.players:
+                raise cur.fail(
+                    f"expected a seat from 0 to {SEAT_CHARS[self.players - 1]} "
+                    f"(or * for everyone), found {ch!r}",
+                    k,
+                )
+            if bits >> p & 1:
+                raise cur.fail(f"seat {ch} is named twice", k)
+            bits |= 1 << p
+        return bits
+
+    def pile(self, cur: _Cursor, default: int) -> list[_Placed]:
+        if cur.text == "-":
+            return []
+        return [self.card(part, default) for part in cur.split(",")]
+
+
+def _fields(text: str) -> list[_Cursor]:
+    if not isinstance(text, str):
+        raise PositionError(1, f"expected a position as text, found {type(text).__name__}")
+    if "\n" in text.strip() or "\t" in text:
+        raise PositionError(1, "a position is one line of fields separated by single spaces")
+    out = []
+    col = 1
+    for part in text.split(" "):
+        if not part:
+            raise PositionError(col, "expected a field here (fields are separated by one space)")
+        out.append(_Cursor(part, col))
+        col += len(part) + 1
+    return out
+
+
+def read_position(rules: RuleSet | str, text: str) -> Round:
+    """A playable round from a written position (``Round.from_position``).
+
+    Raises :class:`~cambio.errors.PositionError` (a :class:`~cambio.errors.SaveError`)
+    naming the column and what was expected there, for a line that cannot be read or a
+    position that breaks the rules of the table (a card in two places, a seat out of
+    range, a phase that does not fit the rest).
+    """
+    from .loading import load_ruleset
+    from .round import Phase, Round
+
+    if isinstance(rules, str):
+        rules = load_ruleset(rules)
+    if not isinstance(rules, RuleSet):
+        raise TypeError(f"expected a RuleSet or a profile name, got {rules!r}")
+    fields = _fields(text.strip() if isinstance(text, str) else text)
+    names = "seats, held card, discard pile, stock, phase, current seat, turn counts"
+    if len(fields) < 7:
+        end = len(text.rstrip()) + 1
+        missing = names.split(", ")[len(fields)]
+        raise PositionError(end, f"expected the {missing} field (a position starts with {names})")
+    rd = _Reader(rules, text)
+    G, P = rules.grid.size, rules.grid.max_positions
+    # --- seats
+    seat_fields = fields[0].split("/")
+    n = len(seat_fields)
+    lo, hi = rules.players.min, min(rules.players.max, len(SEAT_CHARS))
+    if not lo <= n <= hi:
+        raise fields[0].fail(
+            f"expected {lo} to {hi} seats separated by /, found {n} (the {rules.name} table)"
+        )
+    if rules.teams.size > 1 and n % rules.teams.size:
+        raise fields[0].fail(f"expected a multiple of the team size {rules.teams.size} seats")
+    rd.players = n
+    everyone = (1 << n) - 1
+    placed: list[_Placed] = []
+    rows: list[list[_Placed | None]] = []
+    for seat in seat_fields:
+        grid, plus, extra = seat.text.partition("+")
+        cells = _Cursor(grid, seat.col).split(",")
+        if len(cells) != G:
+            raise seat.fail(
+                f"expected {G} grid positions separated by commas (- for an empty one), "
+                f"found {len(cells)}"
+            )
+        if plus:
+            more = _Cursor(extra, seat.col + len(grid) + 1).split(",")
+            if len(more) > P - G:
+                raise more[0].fail(
+                    f"expected at most {P - G} extra positions after + on this table, "
+                    f"found {len(more)}"
+                )
+            if more[-1].text == "-":
+                raise more[-1].fail("expected a card (trailing empty extra positions are left out)")
+            cells += more
+        row: list[_Placed | None] = []
+        for cell in cells:
+            if cell.text == "-":
+                row.append(None)
+            else:
+                card = rd.card(cell, 0)
+                row.append(card)
+                placed.append(card)
+        rows.append(row + [None] * (P - len(row)))
+    # --- held card
+    held: _Placed | None = None
+    from_stock = False
+    f = fields[1]
+    if f.text != "-":
+        source, colon, rest = f.text.partition(":")
+        if not colon or source not in ("s", "d"):
+            raise f.fail(
+                "expected the held card as s:CARD (drawn from the stock) or d:CARD "
+                f"(taken from the discard pile), or - for none; found {f.text!r}"
+            )
+        from_stock = source == "s"
+        held = rd.card(_Cursor(rest, f.col + 2), 0)
+        placed.append(held)
+    discard = rd.pile(fields[2], everyone)
+    stock = rd.pile(fields[3], 0)
+    placed += discard + stock
+    # --- phase
+    state = _PhaseState()
+    _read_phase(rd, fields[4], state, P)
+    current = rd.seat(fields[5], "the seat whose turn it is")
+    turn_fields = fields[6].split(",")
+    if len(turn_fields) != n:
+        raise fields[6].fail(f"expected {n} turn counts (one per seat), found {len(turn_fields)}")
+    turns = [t.number("a turn count") for t in turn_fields]
+    # --- options
+    opts = _read_options(rd, fields[7:], G)
+
+    # --- the cards: exactly the table's deck
+    deck_count = Counter(rules.deck.cards())
+    seen: Counter[Card] = Counter()
+    for pl in placed:
+        seen[pl.card] += 1
+        if seen[pl.card] > deck_count[pl.card]:
+            raise PositionError(
+                pl.col,
+                f"{pl.card} is written a {_ordinal(seen[pl.card])} time; "
+                f"the deck holds {deck_count[pl.card]}",
+            )
+    if len(placed) != sum(deck_count.values()):
+        missing = sorted(str(c) for c in (deck_count - seen).elements())
+        raise PositionError(
+            1,
+            f"the position holds {len(placed)} cards; the {rules.name} table's deck has "
+            f"{sum(deck_count.values())} (missing: {', '.join(missing[:8])}"
+            f"{', ...' if len(missing) > 8 else ''})",
+        )
+
+    # --- build the round: cards in the order written, then the state
+    order = [pl.card for pl in placed]
+    dealer = opts.dealer if opts.dealer is not None else n - 1
+    starter = opts.starter if opts.starter is not None else (dealer + 1) % n
+    rnd = Round(rules, n, seed=opts.seed, deck=order, dealer=dealer, starter=starter)
+    index = {id(pl): k for k, pl in enumerate(placed)}
+    rnd._slots = [[-1 if pl is None else index[id(pl)] for pl in row] for row in rows]
+    rnd._drawn = -1 if held is None else index[id(held)]
+    rnd._from_stock = from_stock if held is not None else False
+    rnd._discard = [index[id(pl)] for pl in reversed(discard)]
+    rnd._stock = [index[id(pl)] for pl in reversed(stock)]
+    rnd._known = [pl.known for pl in placed]
+    rnd.phase = Phase[state.phase]
+    rnd._current = current
+    rnd._turns = turns
+    rnd._total_turns = sum(turns)
+    rnd._caller = opts.caller
+    rnd._final = opts.final
+    rnd._window_open = opts.window
+    rnd._window_discarder = opts.discarder
+    rnd._window_tried = opts.tried
+    rnd._snapper = state.snapper
+    rnd._give_target = state.give_target
+    rnd._give_return = Phase[state.give_return]
+    marks = [pl for pl in placed if pl.marked]
+    power_phase = state.phase == "POWER" or state.give_return == "POWER"
+    if len(marks) > 1:
+        raise PositionError(marks[1].col, "expected one card marked ! (the power in use)")
+    if power_phase and not marks:
+        raise fields[4].fail("in a power step, expected the card whose power is used marked !")
+    if marks and not power_phase:
+        raise PositionError(marks[0].col, "a card is marked ! (power in use) outside a power step")
+    rnd._power_now = None
+    rnd._power_card = -1
+    rnd._step = 0
+    rnd._after_power_drawn = False
+    if marks:
+        c = index[id(marks[0])]
+        power = rnd._power[c]
+        if power is None:
+            raise PositionError(marks[0].col, f"{rnd.deck[c]} has no power on this table")
+        if state.step >= len(power.steps):
+            raise fields[4].fail(
+                f"expected a step from 1 to {len(power.steps)} of {rnd.deck[c]}'s power, "
+                f"found {state.step + 1}"
+            )
+        rnd._power_now = power
+        rnd._power_card = c
+        rnd._step = state.step
+        rnd._after_power_drawn = c == rnd._drawn
+    rnd._peeked = [o * P + i - 1 for o, i in opts.peeked]
+    if opts.peeked and not marks:
+        raise fields[4].fail("peeked= is only written during a power step")
+    default_opening = _default_opening(rnd)
+    rnd._opening_seen = opts.opening if opts.opening is not None else [default_opening] * n
+    if len(rnd._opening_seen) != n:
+        raise PositionError(opts.opening_col, f"expected opening positions for {n} seats")
+    rnd._pending = []
+    if rnd.phase is Phase.OPENING:
+        rnd._pending = [
+            (starter + k) % n for k in range(n) if not rnd._opening_seen[(starter + k) % n]
+        ]
+    rnd._repeek_used = opts.repeek
+    rnd._recycles = opts.recycles
+    rnd._plies_before = opts.ply
+    rnd._events = []
+    rnd._histories = [[] for _ in range(n)]
+    rnd._actions = []
+    rnd._legal_cache = {}
+    rnd._result = None
+    _check_phase(rnd, fields, opts)
+    if rnd.phase is Phase.OVER:
+        _score(rnd, state)
+    check_position(rnd, fields[0].col)
+    return rnd
+
+
+def _ordinal(k: int) -> str:
+    return {2: "second", 3: "third"}.get(k, f"{k}th")
+
+
+class _PhaseState:
+    __slots__ = ("give_return", "give_target", "phase", "reason", "snapper", "step", "winner")
+
+    def __init__(self) -> None:
+        self.phase = "TURN"
+        self.step = 0
+        self.snapper = -1
+        self.give_target = -1
+        self.give_return = "TURN"
+        self.reason = ""
+        self.winner: int | None = None
+
+
+def _read_phase(rd: _Reader, cur: _Cursor, state: _PhaseState, P: int) -> None:
+    parts = cur.split(":")
+    name = parts[0].text
+    known = ", ".join(_PHASE_NAMES)
+    if name not in _PHASE_NAMES:
+        raise cur.fail(f"expected a phase ({known}), found {name!r}")
+    state.phase = _PHASE_NAMES[name]
+    if name == "power":
+        if len(parts) != 2:
+            raise cur.fail("expected the power step as power:STEP (1 for the first step)")
+        state.step = parts[1].number("a power step", low=1) - 1
+    elif name == "give":
+        if len(parts) < 4:
+            raise cur.fail(
+                "expected give:SNAPPER:OWNER.POSITION:PHASE (who gives, the emptied position, "
+                "the phase to return to)"
+            )
+        state.snapper = rd.seat(parts[1], "the seat that gives a card")
+        owner, dot, pos = parts[2].text.partition(".")
+        if not dot:
+            raise parts[2].fail("expected the emptied position as OWNER.POSITION (such as 1.3)")
+        o = rd.seat(_Cursor(owner, parts[2].col), "the owner of the emptied position")
+        i = _Cursor(pos, parts[2].col + len(owner) + 1).number("a position", low=1, high=P)
+        state.give_target = o * P + i - 1
+        back = _Cursor(":".join(p.text for p in parts[3:]), parts[3].col)
+        inner = _PhaseState()
+        _read_phase(rd, back, inner, P)
+        if inner.phase in ("GIVE", "OVER", "OPENING"):
+            raise back.fail("expected the phase of a turn to return to after the give")
+        state.give_return = inner.phase
+        state.step = inner.step
+    elif name == "over":
+        if len(parts) not in (2, 3) or not _REASON.match(parts[1].text):
+            raise cur.fail("expected over:REASON (such as over:call) or over:empty-grid:SEAT")
+        state.reason = parts[1].text
+        if len(parts) == 3:
+            state.winner = rd.seat(parts[2], "the seat whose empty grid won")
+    elif len(parts) != 1:
+        raise parts[1].fail(f"the phase {name} takes nothing after it")
+
+
+class _Options:
+    def __init__(self) -> None:
+        self.caller = -1
+        self.final: list[int] = []
+        self.window = False
+        self.discarder = -1
+        self.tried = 0
+        self.peeked: list[tuple[int, int]] = []
+        self.opening: list[tuple[int, ...]] | None = None
+        self.opening_col = 1
+        self.repeek = 0
+        self.recycles = 0
+        self.dealer: int | None = None
+        self.starter: int | None = None
+        self.seed = 0
+        self.ply = 0
+        self.cols: dict[str, int] = {}
+
+
+def _read_options(rd: _Reader, fields: list[_Cursor], G: int) -> _Options:
+    opts = _Options()
+    last = -1
+    n = rd.players
+    for f in fields:
+        key, eq, value = f.text.partition("=")
+        if not eq or key not in _OPTION_KEYS:
+            raise f.fail(f"expected an option KEY=VALUE with a key among {', '.join(_OPTION_KEYS)}")
+        k = _OPTION_KEYS.index(key)
+        if k <= last:
+            raise f.fail(f"expected the options in the order {', '.join(_OPTION_KEYS)}, once each")
+        last = k
+        opts.cols[key] = f.col
+        v = _Cursor(value, f.col + len(key) + 1)
+        if key == "call":
+            who, colon, final = value.partition(":")
+            if not colon:
+                raise v.fail("expected call=CALLER:FINAL (the final turns left in order, or -)")
+            opts.caller = rd.seat(_Cursor(who, v.col), "the caller's seat")
+            opts.final = rd.seats(_Cursor(final, v.col + len(who) + 1), "a seat with a final turn")
+        elif key == "window":
+            who, colon, tried = value.partition(":")
+            opts.window = True
+            opts.discarder = -1 if who == "-" else rd.seat(_Cursor(who, v.col), "a seat or -")
+            for p in rd.seats(_Cursor(tried, v.col + len(who) + 1), "a seat that tried"):
+                opts.tried |= 1 << p
+            if colon and not tried:
+                raise v.fail("expected the seats that already tried to snap after :")
+        elif key == "peeked":
+            for part in v.split(","):
+                owner, dot, pos = part.text.partition(".")
+                if not dot:
+                    raise part.fail("expected a peeked position as OWNER.POSITION")
+                o = rd.seat(_Cursor(owner, part.col), "the owner of a peeked position")
+                i = _Cursor(pos, part.col + len(owner) + 1).number(
+                    "a position", low=1, high=rd.rules.grid.max_positions
+                )
+                opts.peeked.append((o, i))
+        elif key == "opening":
+            opts.opening_col = v.col
+            per_seat = v.split("/")
+            if len(per_seat) != n:
+                raise v.fail(f"expected the opening positions of {n} seats separated by /")
+            opts.opening = []
+            for seat in per_seat:
+                if seat.text == "-":
+                    opts.opening.append(())
+                    continue
+                ps = tuple(p.number("a grid position", low=1, high=G) for p in seat.split(","))
+                opts.opening.append(ps)
+        elif key == "repeek":
+            for p in rd.seats(v, "a seat that used its re-peek"):
+                opts.repeek |= 1 << p
+        elif key == "recycles":
+            opts.recycles = v.number("a count of recycles")
+        elif key == "dealer":
+            opts.dealer = rd.seat(v, "the dealer's seat")
+        elif key == "starter":
+            opts.starter = rd.seat(v, "the starting seat")
+        elif key == "seed":
+            opts.seed = v.number("a seed")
+        else:
+            opts.ply = v.number("a count of actions")
+    return opts
+
+
+def _check_phase(rnd: Round, fields: list[_Cursor], opts: _Options) -> None:
+    """Refuse a phase that does not fit the rest of the position."""
+    from .round import Phase
+
+    rules = rnd.rules
+    phase = rnd.phase
+    at = fields[4]
+    turn_phase = rnd._give_return if phase is Phase.GIVE else phase
+    held = rnd._drawn >= 0
+    if turn_phase in (Phase.DRAWN, Phase.TAKEN) and not held:
+        raise fields[1].fail(f"expected the held card in phase {at.text.split(':')[0]}")
+    if turn_phase in (Phase.TURN, Phase.END_OF_TURN, Phase.OPENING) and held:
+        raise fields[1].fail("expected no held card (-) in this phase")
+    if turn_phase is Phase.POWER and held and not rnd._after_power_drawn:
+        raise fields[1].fail("a held card in a power step must be the card whose power is used")
+    if held and turn_phase is not Phase.OVER:
+        want_stock = turn_phase is not Phase.TAKEN
+        if rnd._from_stock != want_stock:
+            raise fields[1].fail(f"expected {'s:' if want_stock else 'd:'} in this phase")
+    if phase is Phase.OPENING:
+        if not rnd._opening_choices:
+            raise at.fail("this table has no opening choice, so no opening phase")
+        if not rnd._pending:
+            raise at.fail("in the opening phase, some seat must still choose its peek")
+        if rnd._current != rnd.starter:
+            raise fields[5].fail(
+                f"in the opening phase the current seat is the starter, {rnd.starter}"
+            )
+    if phase is Phase.GIVE:
+        owner, i = divmod(rnd._give_target, rnd._P)
+        if rnd._slots[owner][i] >= 0:
+            raise at.fail(f"the position {owner}.{i + 1} waiting for a card is not empty")
+        if owner == rnd._snapper:
+            raise at.fail("a player gives a card for another player's snapped card, not their own")
+        if all(c < 0 for c in rnd._slots[rnd._snapper]):
+            raise at.fail(f"seat {rnd._snapper} has no card to give")
+    if rnd._caller < 0 and rnd._final:
+        raise PositionError(opts.cols.get("call", 1), "final turns without a caller")
+    if rnd._window_open:
+        col = opts.cols["window"]
+        if rules.snap.when == "never":
+            raise PositionError(col, "this table has no snapping, so no window")
+        if not rnd._discard:
+            raise PositionError(col, "a window needs a discard to snap")
+    if rnd._repeek_used and not rules.opening.re_peek:
+        raise PositionError(opts.cols["repeek"], "this table has no re-peek")
+    if phase is Phase.OVER and held:
+        pass  # a round can end inside a turn (an emptied grid wins), holding a card
+
+
+def _score(rnd: Round, state: _PhaseState) -> None:
+    from .scoring import score_round
+
+    hands = [[(i + 1, rnd.deck[c]) for i, c in enumerate(row) if c >= 0] for row in rnd._slots]
+    rnd._result = score_round(
+        rnd.rules, hands, reason=state.reason, caller=rnd.caller, empty_winner=state.winner
+    )
+
+
+def check_position(rnd: Round, col: int = 1) -> None:
+    """The invariants of a round's state that a position must keep (one place to extend).
+
+    Every card is in exactly one place (the reader builds the round that way), and a
+    round that is not over must give somebody a legal action.
+    """
+    if not rnd.is_over and not rnd.legal_action_ids():
+        raise PositionError(col, "nobody has a legal action in this position")
+
+
+def describe(rnd: Round, card: Callable[[Card | None], str] = str) -> str:
+    """A drawing of the whole position for the terminal: every card, who knows it, the piles."""
+    from .round import Phase
+
+    n = rnd.players
+    lines = []
+    G = rnd._G
+    rows = rnd.rules.grid.rows
+    for p, row in enumerate(rnd._slots):
+        marker = " *" if p == rnd.to_act else ""
+        label = f"P{p}{marker}".ljust(5)
+        out_rows = []
+        i = 0
+        for count in rows:
+            out_rows.append(" ".join(_cell(rnd, row, j, card) for j in range(i, i + count)))
+            i += count
+        extra = [j for j in range(G, len(row)) if row[j] >= 0]
+        if extra:
+            out_rows.append("extra: " + " ".join(_cell(rnd, row, j, card) for j in extra))
+        for k, text in enumerate(out_rows):
+            lines.append((label if k == 0 else " " * 5) + text.rstrip())
+    top = rnd._discard[-1] if rnd._discard else -1
+    pile = f"{card(rnd.deck[top])} ({len(rnd._discard)} cards)" if top >= 0 else "empty"
+    nxt = f", next {card(rnd.deck[rnd._stock[-1]])}" if rnd._stock else ""
+    lines.append(f"Discard: {pile}   Stock: {len(rnd._stock)} cards{nxt}")
+    if rnd._drawn >= 0:
+        source = "from the stock" if rnd._from_stock else "from the discard pile"
+        lines.append(f"Held: {_known_text(rnd, rnd._drawn, card)} ({source})")
+    phase = rnd.phase
+    status = f"Phase: {phase.name.lower().replace('_', ' ')}"
+    if rnd._power_now is not None:
+        status += f" ({rnd._power_now.name or 'power'}, step {rnd._step + 1})"
+    if phase is not Phase.OVER:
+        status += f"   Turn: P{rnd._current}   To act: P{rnd.to_act}"
+    lines.append(status)
+    extras = [f"Turns taken: {', '.join(str(t) for t in rnd._turns)}"]
+    if rnd._caller >= 0:
+        final = ", ".join(f"P{p}" for p in rnd._final) or "none"
+        extras.append(f"P{rnd._caller} called (final turns: {final})")
+    if rnd._window_open:
+        extras.append("snap window open")
+    lines.append("   ".join(extras))
+    if phase is not Phase.OVER:
+        legal = [str(a) for a in rnd.legal_actions()]
+        lines.append(
+            "Legal: "
+            + (
+                " | ".join(legal)
+                if len(legal) <= 12
+                else " | ".join(legal[:12]) + f" | ... ({len(legal)} in all)"
+            )
+        )
+    elif rnd._result is not None:
+        res = rnd._result
+        scores = ", ".join(f"P{p} {s}" for p, s in enumerate(res.scores))
+        won = ", ".join(f"P{p}" for p in res.winners)
+        lines.append(f"Over ({res.reason}): scores {scores}; won: {won}")
+    del n
+    return "\n".join(lines)
+
+
+def _known_text(rnd: Round, c: int, card: Callable[[Card | None], str]) -> str:
+    bits = rnd._known[c]
+    who = _seat_set(bits, rnd.players)
+    label = {"*": "all", "-": "none"}.get(who, who)
+    return f"{card(rnd.deck[c])}@{label}"
+
+
+def _cell(rnd: Round, row: list[int], j: int, card: Callable[[Card | None], str]) -> str:
+    c = row[j]
+    text = "--" if c < 0 else _known_text(rnd, c, card)
+    return f"[{j + 1}] {text:<8}"
