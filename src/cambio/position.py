@@ -25,7 +25,7 @@ True
 >>> cambio.Round.from_position("standard", text.replace("9S", "AS"))
 Traceback (most recent call last):
 ...
-cambio.errors.PositionError: column 39: AS is written a second time; the deck holds 1
+cambio.errors.PositionError: column 35: AS is written a second time; the deck holds 1
 
 What a position cannot carry is the round's past: the events, the actions taken and so
 each player's history. A round built from a position starts its history there: its
@@ -618,10 +618,9 @@ def _read_options(rd: _Reader, fields: list[_Cursor], G: int) -> _Options:
             who, colon, tried = value.partition(":")
             opts.window = True
             opts.discarder = -1 if who == "-" else rd.seat(_Cursor(who, v.col), "a seat or -")
-            for p in rd.seats(_Cursor(tried, v.col + len(who) + 1), "a seat that tried"):
-                opts.tried |= 1 << p
-            if colon and not tried:
-                raise v.fail("expected the seats that already tried to snap after :")
+            if colon:
+                for p in rd.seats(_Cursor(tried, v.col + len(who) + 1), "a seat that tried"):
+                    opts.tried |= 1 << p
         elif key == "peeked":
             for part in v.split(","):
                 owner, dot, pos = part.text.partition(".")

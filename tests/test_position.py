@@ -1,0 +1,257 @@
+"""Written positions: every reachable state round-trips; bad lines are refused with a column.
+
+The property tests play random legal rounds on every profile (and on random tables), and
+at a random moment rebuild the round from its position. From then on the original and
+the rebuilt round are driven with the same actions (snaps declared together are resolved
+together, so random arbitration is covered) and after every action they must agree: the
+same position text, the same legal actions for every seat, the same views apart from the
+history (a round from a position starts its history there: the rebuilt round's history
+is the original's since the cut), the same events and, at the end, the same result.
+"""
+
+from __future__ import annotations
+
+import random
+
+import attrs
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+from strategies import rulesets
+
+import cambio
+from cambio import ActionKind, PositionError, Round, SaveError
+from cambio.position import describe
+from cambio.views import History
+
+PROFILES = cambio.available_variants()
+
+
+def same_state(a: Round, b: Round, cut: list[int], *, full: bool) -> None:
+    """``b`` (rebuilt at a cut) plays exactly like ``a`` from there on.
+
+    ``full`` also compares every view and reads the position once more.
+    """
+    text = a.position()
+    assert b.position() == text
+    assert b.legal_action_ids() == a.legal_action_ids()
+    assert b.to_act == a.to_act
+    assert b.result == a.result
+    assert len(b.events) == len(a.events) - cut[-1]
+    if not full:
+        return
+    assert Round.from_position(a.rules, text).position() == text
+    assert b.reactors == a.reactors
+    assert list(b.events) == list(a.events)[cut[-1] :]
+    for p in range(a.players):
+        va, vb = a.view(p), b.view(p)
+        assert list(vb.history) == list(va.history)[cut[p] :]
+        assert attrs.evolve(vb, history=History([])) == attrs.evolve(va, history=History([]))
+
+
+def pick(r: Round, rng: random.Random) -> list[int]:
+    """The next move: usually one legal action; sometimes several snaps declared together."""
+    ids = r.legal_action_ids()
+    decode = r.space.decode
+    calls = [a for a in ids if decode(a).kind is ActionKind.CALL]
+    if calls and (len(calls) == len(ids) or rng.random() < 0.03):
+        return [rng.choice(calls)]
+    quiet = [a for a in ids if a not in calls]
+    snappers = r.reactors
+    if len(snappers) > 1 and rng.random() < 0.2:
+        declared = []
+        for p in snappers:
+            snaps = [a for a in r.legal_action_ids(p) if decode(a).kind is ActionKind.SNAP]
+            declared.append(rng.choice(snaps))
+        return declared
+    return [rng.choice(quiet)]
+
+
+def play_and_rebuild(
+    rules: cambio.RuleSet, players: int, seed: int, cut_at: float, *, must_end: bool = True
+) -> None:
+    """Play a random round, rebuild it from its position at a random moment, compare."""
+    rng = random.Random(seed)
+    r = Round(rules, players, seed=seed)
+    bound = 40 * len(r.deck) + 200 if must_end else 300
+    rebuilt: Round | None = None
+    cut: list[int] = []
+    steps = 0
+    while True:
+        if rebuilt is None and (r.is_over or rng.random() < cut_at):
+            rebuilt = Round.from_position(rules, r.position())
+            assert rebuilt.events == () and rebuilt.actions == ()
+            cut = [len(r.view(p).history) for p in range(players)] + [len(r.events)]
+            same_state(r, rebuilt, cut, full=True)
+        elif rebuilt is not None:
+            same_state(r, rebuilt, cut, full=r.is_over or steps % 5 == 0)
+        if r.is_over:
+            break
+        move = pick(r, rng)
+        if len(move) > 1:
+            r.resolve_snaps(move)
+            if rebuilt is not None:
+                rebuilt.resolve_snaps(move)
+        else:
+            r.apply(move[0])
+            if rebuilt is not None:
+                rebuilt.apply(move[0])
+        steps += 1
+        if steps >= bound:
+            assert not must_end, "the round did not end"
+            if rebuilt is None:
+                rebuilt = Round.from_position(rules, r.position())
+                cut = [len(r.view(p).history) for p in range(players)] + [len(r.events)]
+            same_state(r, rebuilt, cut, full=True)
+            return
+    assert rebuilt is not None and rebuilt.result == r.result
+
+
+@settings(suppress_health_check=[HealthCheck.too_slow])
+@given(
+    name=st.sampled_from(PROFILES),
+    seed=st.integers(0, 2**32),
+    extra=st.integers(0, 8),
+    cut_at=st.sampled_from([0.0, 0.02, 0.1, 0.3]),
+)
+def test_every_profile_round_trips_through_positions(
+    name: str, seed: int, extra: int, cut_at: float
+) -> None:
+    rules = cambio.load_ruleset(name)
+    size = rules.teams.size
+    counts = [n for n in range(rules.players.min, rules.players.max + 1) if n % size == 0]
+    play_and_rebuild(rules, counts[extra % len(counts)], seed, cut_at)
+
+
+@pytest.mark.parametrize("name", PROFILES)
+def test_each_profile_round_trips_from_its_opening_and_midway(name: str) -> None:
+    rules = cambio.load_ruleset(name)
+    for seed in range(2):
+        play_and_rebuild(rules, rules.players.default, seed, 0.05 * seed)
+
+
+def writable(rules: cambio.RuleSet) -> bool:
+    try:
+        Round(rules, seed=0).position()
+    except ValueError:
+        return False
+    return True
+
+
+@settings(max_examples=40, suppress_health_check=[HealthCheck.too_slow])
+@given(rules=rulesets(), seed=st.integers(0, 2**16), cut_at=st.sampled_from([0.0, 0.05, 0.3]))
+def test_random_tables_round_trip_through_positions(
+    rules: cambio.RuleSet, seed: int, cut_at: float
+) -> None:
+    assume(writable(rules))
+    play_and_rebuild(rules, rules.players.default, seed, cut_at, must_end=False)
+
+
+# --------------------------------------------------------------------------- examples
+STANDARD = cambio.RuleSet()
+OPENING = (
+    "AS,2S,3S@0,4S@0/5S,6S,7S@1,8S@1 - 9S 10S,JS,QS,KS,AH,2H,3H,4H,5H,6H,7H,8H,9H,10H,JH,"
+    "QH,KH,AD,2D,3D,4D,5D,6D,7D,8D,9D,10D,JD,QD,KD,AC,2C,3C,4C,5C,6C,7C,8C,9C,10C,JC,QC,KC"
+    " turn 0 0,0"
+)
+
+
+def test_a_prepared_deal_is_written_as_it_was_dealt() -> None:
+    deck = [c.split("@")[0] for c in OPENING.replace("/", ",").split(" ")[0].split(",")]
+    deck += ["9S", *OPENING.split(" ")[3].split(",")]
+    r = Round(STANDARD, 2, deck=deck, seed=0)
+    assert r.position() == OPENING
+    rebuilt = Round.from_position(STANDARD, OPENING)
+    assert rebuilt.hand(1) == r.hand(1)
+    assert rebuilt.discard_pile == r.discard_pile
+    assert rebuilt.view(0).grids == r.view(0).grids
+    assert rebuilt.legal_actions() == r.legal_actions()
+
+
+def test_a_drawn_card_is_known_to_its_drawer_only() -> None:
+    r = Round.from_position(STANDARD, OPENING)
+    r.apply(cambio.Action.draw(0))
+    text = r.position()
+    assert " s:10S@0 " in text and " drawn 0 " in text
+    again = Round.from_position(STANDARD, text)
+    assert again.view(0).holding == cambio.Card("10", "S")
+    assert again.view(1).holding is None
+
+
+def test_hidden_cards_vary_without_changing_a_view() -> None:
+    """Two positions that differ only in cards seat 1 never saw give seat 1 the same view."""
+    a = Round.from_position(STANDARD, OPENING)
+    b = Round.from_position(STANDARD, OPENING.replace("AS,2S", "2S,AS"))
+    assert a.hand(0) != b.hand(0)
+    assert a.view(1) == b.view(1)
+    assert a.view(0) != b.view(0) or a.view(0).grids[0][:2] == (None, None)
+
+
+# --------------------------------------------------------------------------- refusals
+@pytest.mark.parametrize(
+    ("text", "column", "words"),
+    [
+        (OPENING.replace("9S", "AS"), 35, "AS is written a second time"),
+        (OPENING.replace("9S", "9S,Joker"), 38, "expected a card of this table's deck"),
+        (OPENING.replace("turn 0", "turn 2"), None, "whose turn it is from 0 to 1, found 2"),
+        (OPENING.replace("turn 0", "flop 0"), None, "expected a phase"),
+        (OPENING.replace(" 0,0", " 0"), None, "expected 2 turn counts"),
+        (OPENING.replace("3S@0", "3S@7"), 10, "expected a seat from 0 to 1"),
+        (OPENING.replace("AS,2S,", "AS,"), 1, "expected 4 grid positions"),
+        (OPENING.replace("turn 0 0,0", "turn 0"), None, "expected the turn counts field"),
+        (OPENING + " seed=x", None, "expected a seed (a whole number)"),
+        (OPENING + " ply=3 seed=1", None, "expected the options in the order"),
+        (OPENING + " colour=red", None, "expected an option KEY=VALUE"),
+        (OPENING.replace(" - 9S", " s:9S 9S"), None, "9S is written a second time"),
+        (OPENING.replace(" - 9S", " s:9S -"), None, "expected no held card"),
+        (OPENING.replace("turn 0", "drawn 0"), None, "expected the held card"),
+        (OPENING.replace("turn 0", "power:1 0"), None, "marked !"),
+        (OPENING.replace("turn 0", "opening 0"), None, "no opening choice"),
+        (OPENING.replace("  ", " ").replace(" turn", "  turn"), None, "expected a field here"),
+    ],
+)
+def test_bad_positions_are_refused_with_a_column(text: str, column: int | None, words: str) -> None:
+    with pytest.raises(PositionError) as info:
+        Round.from_position(STANDARD, text)
+    error = info.value
+    assert isinstance(error, SaveError)
+    assert words in error.message
+    assert str(error) == f"column {error.column}: {error.message}"
+    assert 1 <= error.column <= len(text) + 1
+    if column is not None:
+        assert error.column == column
+
+
+def test_fifty_three_cards_in_a_fifty_two_card_game() -> None:
+    extra = OPENING.replace(",KC turn", ",KC,QC turn")
+    with pytest.raises(PositionError, match="QC is written a second time; the deck holds 1"):
+        Round.from_position(STANDARD, extra)
+    short = OPENING.replace(",KC turn", " turn")
+    with pytest.raises(PositionError, match="holds 51 cards; .* deck has 52 .*missing: KC"):
+        Round.from_position(STANDARD, short)
+    # a two-deck table holds each card twice: a third copy is one too many
+    double = attrs.evolve(STANDARD, deck=attrs.evolve(STANDARD.deck, decks=2))
+    text = Round(double, 2, seed=5).position()
+    first = text.split(" ")[0].split("/")[0].split(",")[0].split("@")[0]
+    with pytest.raises(PositionError, match=f"{first} is written a third time; the deck holds 2"):
+        Round.from_position(double, text.replace(" turn", f",{first} turn"))
+
+
+def test_a_position_where_nobody_can_move_is_refused() -> None:
+    # seat 0's turn on a table that neither draws (empty stock) nor takes nor calls
+    rules = attrs.evolve(
+        STANDARD,
+        turn=attrs.evolve(STANDARD.turn, take_discard=False),
+        call=attrs.evolve(STANDARD.call, allowed=False),
+    )
+    stock = OPENING.split(" ")[3]
+    text = OPENING.replace(" 9S " + stock, " 9S," + stock + " -")
+    with pytest.raises(PositionError, match="nobody has a legal action"):
+        Round.from_position(rules, text)
+
+
+def test_show_draws_every_card_and_who_knows_it() -> None:
+    picture = describe(Round.from_position(STANDARD, OPENING))
+    assert "[3] 3S@0" in picture and "[1] AS@none" in picture
+    assert "Discard: 9S" in picture and "next 10S" in picture
+    assert "Legal: P0 draw | P0 take | P0 call" in picture
