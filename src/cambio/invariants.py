@@ -40,7 +40,7 @@ _EVENT_KINDS = frozenset(
 _REASONS = ("call", "stock", "empty-grid", "turn-cap")
 
 
-def state_problem(rnd: Round) -> tuple[str, str] | None:
+def state_problem(rnd: Round, *, events: bool = True) -> tuple[str, str] | None:
     """The first broken invariant of ``rnd``'s state, as ``(path, message)``, or ``None``.
 
     Signature: ``state_problem(rnd: Round) -> tuple[str, str] | None``. ``rnd`` is a
@@ -52,9 +52,10 @@ def state_problem(rnd: Round) -> tuple[str, str] | None:
     order from shapes and ranges to relations between fields, so a later check may rely
     on an earlier one; only the first problem is reported. The function never raises on
     a malformed state (it reads nothing before checking its shape) and changes nothing
-    but ``rnd``'s legal-action cache.
+    but ``rnd``'s legal-action cache. With ``events=False`` the event log is not checked:
+    a round built from a written position (:mod:`cambio.position`) starts with none.
     """
-    for problem in _problems(rnd):
+    for problem in _problems(rnd, events):
         return problem
     return None
 
@@ -76,7 +77,7 @@ def _seat(value: int, n: int, *, none_ok: bool = True) -> bool:
     return (none_ok and value == -1) or 0 <= value < n
 
 
-def _problems(r: Round) -> Iterator[tuple[str, str]]:
+def _problems(r: Round, events: bool = True) -> Iterator[tuple[str, str]]:
     from .round import Phase
 
     rules = r.rules
@@ -351,7 +352,7 @@ def _problems(r: Round) -> Iterator[tuple[str, str]]:
 
     # --- the end -------------------------------------------------------------------
     if phase is Phase.OVER:
-        yield from _result_problems(r)
+        yield from _result_problems(r, events)
         return
 
     # --- a live round has a decision -------------------------------------------------
@@ -369,10 +370,11 @@ def _problems(r: Round) -> Iterator[tuple[str, str]]:
         yield "phase", f"P{who} is to decide but has no legal action"
         return
 
-    yield from _event_problems(r)
+    if events:
+        yield from _event_problems(r)
 
 
-def _result_problems(r: Round) -> Iterator[tuple[str, str]]:
+def _result_problems(r: Round, events: bool = True) -> Iterator[tuple[str, str]]:
     res = r._result
     n = r.players
     if res is None:
@@ -405,7 +407,8 @@ def _result_problems(r: Round) -> Iterator[tuple[str, str]]:
     else:
         yield "result", "the result is not the score of the final hands"
         return
-    yield from _event_problems(r)
+    if events:
+        yield from _event_problems(r)
 
 
 def _event_problems(r: Round) -> Iterator[tuple[str, str]]:

@@ -55,7 +55,7 @@ __all__ = ["SEAT_CHARS", "read_position", "write_position"]
 SEAT_CHARS = "0123456789abcdefghijklmnopqrstuvwxyz"
 """The one-character seat names of a knowledge mark (``@02``: seats 0 and 2 know it)."""
 
-_RESERVED = frozenset(" @!,/+:=")
+_RESERVED = frozenset(" @!#,/+:=")
 """Characters a card's name may not hold in a position (they separate its parts)."""
 
 _PHASE_NAMES = {
@@ -67,15 +67,18 @@ _PHASE_NAMES = {
     "end": "END_OF_TURN",
     "give": "GIVE",
     "over": "OVER",
+    "closing": "CLOSING",
 }
 
 _OPTION_KEYS = (
     "call",
+    "owed",
     "window",
     "peeked",
     "opening",
     "repeek",
     "recycles",
+    "closed",
     "dealer",
     "starter",
     "seed",
@@ -83,6 +86,8 @@ _OPTION_KEYS = (
 )
 
 _REASON = re.compile(r"[a-z][a-z-]*\Z")
+_CLOSING_REASONS = ("stock", "turn-cap", "call")
+"""The reasons a round can wait in the closing phase for (the end of a turn's reasons)."""
 
 
 # --------------------------------------------------------------------------- writing
@@ -117,16 +122,38 @@ def _phase_text(rnd: Round, phase: Phase) -> str:
         owner, i = divmod(rnd._give_target, rnd._P)
         back = _phase_text(rnd, rnd._give_return)
         return f"give:{rnd._snapper}:{owner}.{i + 1}:{back}"
+    if phase is Phase.CLOSING:
+        return f"closing:{rnd._closing_reason}"
     if phase is Phase.OVER:
         result = rnd._result
         reason = result.reason if result is not None else "call"
         text = f"over:{reason}"
-        if reason == "empty-grid":
-            empty = [p for p, row in enumerate(rnd._slots) if all(c < 0 for c in row)]
-            if empty:
-                text += f":{empty[0]}"
+        winner = _empty_winner(rnd)
+        if winner is not None:
+            text += f":{winner}"
         return text
     return {v: k for k, v in _PHASE_NAMES.items()}[phase.name]
+
+
+def _empty_winner(rnd: Round) -> int | None:
+    """The seat whose emptied grid won the finished round outright, if one did.
+
+    The result does not name it, so it is the empty seat whose outright win scores the
+    hands exactly as the result says (``None`` when ordinary scoring does).
+    """
+    from .scoring import score_round
+
+    result = rnd._result
+    if result is None or result.reason != "empty-grid":
+        return None
+    hands = [[(i + 1, rnd.deck[c]) for i, c in enumerate(row) if c >= 0] for row in rnd._slots]
+    for seat in [None, *(p for p, row in enumerate(rnd._slots) if all(c < 0 for c in row))]:
+        again = score_round(
+            rnd.rules, hands, reason=result.reason, caller=rnd.caller, empty_winner=seat
+        )
+        if again == result:
+            return seat
+    return None
 
 
 def _default_opening(rnd: Round) -> tuple[int, ...]:
@@ -140,16 +167,20 @@ def write_position(rnd: Round) -> str:
     """The one-line position of ``rnd`` (see the module docstring and docs/positions.md)."""
     if rnd.players > len(SEAT_CHARS):
         raise ValueError(f"a position names at most {len(SEAT_CHARS)} seats")
+    from .round import Phase
+
     _card_names(rnd.rules)
     n = rnd.players
     everyone = rnd._ALL
     marked = rnd._power_card if rnd._power_now is not None else -1
-    deck, known = rnd.deck, rnd._known
+    deck, known, penalty = rnd.deck, rnd._known, rnd._penalty_of
 
     def card(c: int, default: int) -> str:
         text = str(deck[c])
         if known[c] != default:
             text += "@" + _seat_set(known[c], n)
+        if c in penalty:
+            text += "#"
         if c == marked:
             text += "!"
         return text
@@ -181,10 +212,15 @@ def write_position(rnd: Round) -> str:
     if rnd._caller >= 0:
         final = ",".join(str(p) for p in rnd._final) or "-"
         fields.append(f"call={rnd._caller}:{final}")
+    if rnd._calls_owed:
+        fields.append("owed=" + ",".join(str(p) for p in range(n) if rnd._calls_owed >> p & 1))
     if rnd._window_open:
         who = "-" if rnd._window_discarder < 0 else str(rnd._window_discarder)
-        tried = [str(p) for p in range(n) if rnd._window_tried >> p & 1]
-        fields.append(f"window={who}" + (":" + ",".join(tried) if tried else ""))
+        tried = ",".join(str(p) for p in range(n) if rnd._window_tried >> p & 1)
+        if rnd._window_won:
+            fields.append(f"window={who}:{tried or '-'}:won")
+        else:
+            fields.append(f"window={who}" + (":" + tried if tried else ""))
     if rnd._power_now is not None and rnd._peeked:
         P = rnd._P
         fields.append("peeked=" + ",".join(f"{g // P}.{g % P + 1}" for g in rnd._peeked))
@@ -196,6 +232,8 @@ def write_position(rnd: Round) -> str:
         fields.append("repeek=" + ",".join(str(p) for p in range(n) if rnd._repeek_used >> p & 1))
     if rnd._recycles:
         fields.append(f"recycles={rnd._recycles}")
+    if rnd._closing_reason and rnd.phase is not Phase.CLOSING:
+        fields.append(f"closed={rnd._closing_reason}")
     if rnd.dealer != n - 1:
         fields.append(f"dealer={rnd.dealer}")
     if rnd.starter != (rnd.dealer + 1) % n:
@@ -241,15 +279,16 @@ class _Cursor:
 
 
 class _Placed:
-    """A card read from the line: the card, where it was written, who knows it."""
+    """A card read from the line: the card, where it was written, who knows it, its marks."""
 
-    __slots__ = ("card", "col", "known", "marked")
+    __slots__ = ("card", "col", "known", "marked", "penalty")
 
-    def __init__(self, card: Card, col: int, known: int, marked: bool) -> None:
+    def __init__(self, card: Card, col: int, known: int, marked: bool, penalty: bool) -> None:
         self.card = card
         self.col = col
         self.known = known
         self.marked = marked
+        self.penalty = penalty
 
 
 class _Reader:
@@ -275,6 +314,9 @@ class _Reader:
         marked = text.endswith("!")
         if marked:
             text = text[:-1]
+        penalty = text.endswith("#")
+        if penalty:
+            text = text[:-1]
         name, at, mark = text.partition("@")
         card = self.names.get(name)
         if card is None:
@@ -283,7 +325,7 @@ class _Reader:
         known = default
         if at:
             known = self._seat_set(_Cursor(mark, cur.col + len(name) + 1))
-        return _Placed(card, cur.col, known, marked)
+        return _Placed(card, cur.col, known, marked, penalty)
 
     def _seat_set(self, cur: _Cursor) -> int:
         everyone = (1 << self.players) - 1
@@ -365,6 +407,7 @@ def read_position(rules: RuleSet | str, text: str) -> Round:
     everyone = (1 << n) - 1
     placed: list[_Placed] = []
     rows: list[list[_Placed | None]] = []
+    cell_cols: list[list[int]] = []
     for seat in seat_fields:
         grid, plus, extra = seat.text.partition("+")
         cells = _Cursor(grid, seat.col).split(",")
@@ -392,6 +435,8 @@ def read_position(rules: RuleSet | str, text: str) -> Round:
                 row.append(card)
                 placed.append(card)
         rows.append(row + [None] * (P - len(row)))
+        cell_cols.append([c.col for c in cells] + [seat.col] * (P - len(cells)))
+    grid_cards = len(placed)
     # --- held card
     held: _Placed | None = None
     from_stock = False
@@ -409,6 +454,9 @@ def read_position(rules: RuleSet | str, text: str) -> Round:
     discard = rd.pile(fields[2], everyone)
     stock = rd.pile(fields[3], 0)
     placed += discard + stock
+    for pl in placed[grid_cards:]:
+        if pl.penalty:
+            raise PositionError(pl.col, "only a card in a seat's positions can be marked #")
     # --- phase
     state = _PhaseState()
     _read_phase(rd, fields[4], state, P)
@@ -461,6 +509,12 @@ def read_position(rules: RuleSet | str, text: str) -> Round:
     rnd._window_open = opts.window
     rnd._window_discarder = opts.discarder
     rnd._window_tried = opts.tried
+    rnd._window_won = opts.won
+    rnd._calls_owed = opts.owed
+    rnd._closing_reason = state.closing if state.closing else opts.closed
+    rnd._penalty_of = {
+        index[id(pl)]: p for p, row in enumerate(rows) for pl in row if pl is not None and pl.penalty
+    }
     rnd._snapper = state.snapper
     rnd._give_target = state.give_target
     rnd._give_return = Phase[state.give_return]
@@ -513,7 +567,7 @@ def read_position(rules: RuleSet | str, text: str) -> Round:
     _check_phase(rnd, fields, opts)
     if rnd.phase is Phase.OVER:
         _score(rnd, state)
-    check_position(rnd, fields[0].col)
+    check_position(rnd, _Columns(fields, opts, [pl.col for pl in placed], cell_cols))
     return rnd
 
 
@@ -522,9 +576,19 @@ def _ordinal(k: int) -> str:
 
 
 class _PhaseState:
-    __slots__ = ("give_return", "give_target", "phase", "reason", "snapper", "step", "winner")
+    __slots__ = (
+        "closing",
+        "give_return",
+        "give_target",
+        "phase",
+        "reason",
+        "snapper",
+        "step",
+        "winner",
+    )
 
     def __init__(self) -> None:
+        self.closing = ""
         self.phase = "TURN"
         self.step = 0
         self.snapper = -1
@@ -565,6 +629,14 @@ def _read_phase(rd: _Reader, cur: _Cursor, state: _PhaseState, P: int) -> None:
             raise back.fail("expected the phase of a turn to return to after the give")
         state.give_return = inner.phase
         state.step = inner.step
+        state.closing = inner.closing
+    elif name == "closing":
+        if len(parts) != 2 or parts[1].text not in _CLOSING_REASONS:
+            raise cur.fail(
+                "expected closing:REASON, the reason the round ends with once its last "
+                f"discard can no longer be snapped ({', '.join(_CLOSING_REASONS)})"
+            )
+        state.closing = parts[1].text
     elif name == "over":
         if len(parts) not in (2, 3) or not _REASON.match(parts[1].text):
             raise cur.fail("expected over:REASON (such as over:call) or over:empty-grid:SEAT")
@@ -582,6 +654,9 @@ class _Options:
         self.window = False
         self.discarder = -1
         self.tried = 0
+        self.won = False
+        self.owed = 0
+        self.closed = ""
         self.peeked: list[tuple[int, int]] = []
         self.opening: list[tuple[int, ...]] | None = None
         self.opening_col = 1
@@ -614,13 +689,27 @@ def _read_options(rd: _Reader, fields: list[_Cursor], G: int) -> _Options:
                 raise v.fail("expected call=CALLER:FINAL (the final turns left in order, or -)")
             opts.caller = rd.seat(_Cursor(who, v.col), "the caller's seat")
             opts.final = rd.seats(_Cursor(final, v.col + len(who) + 1), "a seat with a final turn")
+        elif key == "owed":
+            for p in rd.seats(v, "a seat that owes a call"):
+                opts.owed |= 1 << p
         elif key == "window":
-            who, colon, tried = value.partition(":")
+            parts = v.split(":")
+            if len(parts) > 3 or (len(parts) == 3 and parts[2].text != "won"):
+                raise v.fail("expected window=DISCARDER[:TRIED[:won]] (such as window=1:0,2)")
+            who = parts[0].text
             opts.window = True
-            opts.discarder = -1 if who == "-" else rd.seat(_Cursor(who, v.col), "a seat or -")
-            if colon:
-                for p in rd.seats(_Cursor(tried, v.col + len(who) + 1), "a seat that tried"):
+            opts.discarder = -1 if who == "-" else rd.seat(parts[0], "a seat or -")
+            if len(parts) > 1:
+                for p in rd.seats(parts[1], "a seat that tried"):
                     opts.tried |= 1 << p
+            opts.won = len(parts) == 3
+        elif key == "closed":
+            if value not in _CLOSING_REASONS:
+                raise v.fail(
+                    "expected the reason the round waited in its closing phase for "
+                    f"({', '.join(_CLOSING_REASONS)}), found {value!r}"
+                )
+            opts.closed = value
         elif key == "peeked":
             for part in v.split(","):
                 owner, dot, pos = part.text.partition(".")
@@ -718,14 +807,86 @@ def _score(rnd: Round, state: _PhaseState) -> None:
     )
 
 
-def check_position(rnd: Round, col: int = 1) -> None:
-    """The invariants of a round's state that a position must keep (one place to extend).
+class _Columns:
+    """Where each piece of a read position was written, to name a broken invariant's column."""
 
-    Every card is in exactly one place (the reader builds the round that way), and a
-    round that is not over must give somebody a legal action.
+    __slots__ = ("cards", "cells", "fields", "options")
+
+    def __init__(
+        self,
+        fields: list[_Cursor],
+        opts: _Options,
+        cards: list[int],
+        cells: list[list[int]],
+    ) -> None:
+        self.fields = [f.col for f in fields]
+        self.options = opts.cols
+        self.cards = cards
+        self.cells = cells
+
+    def of(self, rnd: Round, path: str) -> int:
+        """The column of a state field named as :func:`~cambio.invariants.state_problem`
+        names it (``slots[1][2]``, ``known[7]``, ``discard[0]``, ``caller``, ...)."""
+        name, _, rest = path.partition("[")
+        numbers = [int(x) for x in re.findall(r"\d+", rest)] if rest else []
+        fields = self.fields
+        if name == "slots" and len(numbers) == 2:
+            return self.cells[numbers[0]][numbers[1]]
+        if name == "slots" and numbers:
+            return self.cells[numbers[0]][0]
+        if name in ("known", "power_card") and numbers:
+            return self.cards[numbers[0]]
+        piles = {"discard": rnd._discard, "stock": rnd._stock}
+        if name in piles and numbers and numbers[0] < len(piles[name]):
+            return self.cards[piles[name][numbers[0]]]
+        option = {
+            "caller": "call",
+            "final": "call",
+            "window_open": "window",
+            "window_discarder": "window",
+            "window_tried": "window",
+            "window_won": "window",
+            "calls_owed": "owed",
+            "peeked": "peeked",
+            "opening_seen": "opening",
+            "repeek_used": "repeek",
+            "recycles": "recycles",
+        }.get(name)
+        if option in self.options:
+            return self.options[option]
+        if name in ("slots", "penalty_of", ""):
+            return fields[0]
+        if name in ("drawn", "from_stock"):
+            return fields[1]
+        if name in ("discard", "window_open"):
+            return fields[2]
+        if name == "stock":
+            return fields[3]
+        if name == "current":
+            return fields[5]
+        if name in ("turns", "total_turns"):
+            return fields[6]
+        return fields[4]  # the phase and its pieces, the result
+
+
+def check_position(rnd: Round, columns: _Columns | None = None) -> None:
+    """Refuse a read position that breaks an invariant of a round's state.
+
+    The checks are those every load of a saved round makes
+    (:func:`cambio.invariants.state_problem`), apart from the event log, which a
+    position does not carry; the error is a :class:`~cambio.errors.PositionError` (a
+    :class:`~cambio.errors.SaveError`) at the column of the piece of the line that breaks
+    it, and its message names the state field as a save would (``known[7]``).
     """
-    if not rnd.is_over and not rnd.legal_action_ids():
-        raise PositionError(col, "nobody has a legal action in this position")
+    from .invariants import state_problem
+
+    problem = state_problem(rnd, events=False)
+    if problem is None:
+        return
+    path, message = problem
+    col = columns.of(rnd, path) if columns is not None else 1
+    where = f" (state field {path})" if path else ""
+    raise PositionError(col, message + where)
 
 
 def describe(rnd: Round, card: Callable[[Card | None], str] = str) -> str:
