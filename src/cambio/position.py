@@ -9,20 +9,23 @@ then ``key=value`` options, written only when they differ from their default::
         [opening=..] [repeek=..] [recycles=..] [dealer=..] [starter=..] [seed=..] [ply=..]
 
 ``docs/positions.md`` describes every field with examples. A short one, a two-player
-standard round where seat 0 is about to take its first turn:
+round of the practice table where seat 0 is about to take its first turn; each seat has
+seen its own two near cards (``@0``), the discard pile holds 9S, and the stock starts
+with 10S and then, as ``...`` says when reading, every other card in the deck's order:
 
 >>> import cambio
->>> text = (
-...     "AS,2S,3S@0,4S@0/5S,6S,7S@1,8S@1 - 9S 10S,JS,QS,KS,AH,2H,3H,4H,5H,6H,7H,8H,9H,"
-...     "10H,JH,QH,KH,AD,2D,3D,4D,5D,6D,7D,8D,9D,10D,JD,QD,KD,AC,2C,3C,4C,5C,6C,7C,8C,"
-...     "9C,10C,JC,QC,KC turn 0 0,0"
-... )
->>> r = cambio.Round.from_position("standard", text)
->>> r.hand(0)
-(Card(rank='A', suit='S'), Card(rank='2', suit='S'), Card(rank='3', suit='S'), Card(rank='4', suit='S'))
->>> r.position() == text
+>>> text = "AS,2S,3S@0,4S@0/5S,6S,7S@1,8S@1 - 9S 10S,... turn 0 0,0"
+>>> r = cambio.Round.from_position("practice", text)
+>>> [str(c) for c in r.hand(0) if c is not None]
+['AS', '2S', '3S', '4S']
+>>> r.view(1).known(0, 3) is None, r.view(0).known(0, 3)
+(True, Card(rank='3', suit='S'))
+>>> written = r.position()  # always in full: the whole stock, top card first
+>>> written.split(" ")[3][:15]
+'10S,AH,AD,AC,2H'
+>>> cambio.Round.from_position("practice", written) == cambio.Round.from_position("practice", text)
 True
->>> cambio.Round.from_position("standard", text.replace("9S", "AS"))
+>>> cambio.Round.from_position("practice", text.replace("9S", "AS"))
 Traceback (most recent call last):
 ...
 cambio.errors.PositionError: column 35: AS is written a second time; the deck holds 1
@@ -86,6 +89,10 @@ _OPTION_KEYS = (
 )
 
 _REASON = re.compile(r"[a-z][a-z-]*\Z")
+_REST = "..."
+"""Written last in the stock field when reading: every card not written elsewhere, face
+down, in the order of the table's deck (a position is always written out in full)."""
+
 _CLOSING_REASONS = ("stock", "turn-cap", "call")
 """The reasons a round can wait in the closing phase for (the end of a turn's reasons)."""
 
@@ -107,7 +114,7 @@ def _card_names(rules: RuleSet) -> dict[str, Card]:
         other = names.get(name)
         if other is not None and other != card:
             raise ValueError(f"two different cards of this table are both written {name}")
-        if name == "-" or _RESERVED & set(name):
+        if name in ("-", _REST) or _RESERVED & set(name):
             raise ValueError(f"the card {name!r} cannot be written in a position")
         names[name] = card
     return names
@@ -452,7 +459,13 @@ def read_position(rules: RuleSet | str, text: str) -> Round:
         held = rd.card(_Cursor(rest, f.col + 2), 0)
         placed.append(held)
     discard = rd.pile(fields[2], everyone)
-    stock = rd.pile(fields[3], 0)
+    stock_parts = fields[3].split(",")
+    rest = stock_parts[-1] if stock_parts[-1].text == _REST else None
+    if rest is not None:
+        written = ",".join(p.text for p in stock_parts[:-1]) or "-"
+        stock = rd.pile(_Cursor(written, fields[3].col), 0)
+    else:
+        stock = rd.pile(fields[3], 0)
     placed += discard + stock
     for pl in placed[grid_cards:]:
         if pl.penalty:
@@ -479,6 +492,14 @@ def read_position(rules: RuleSet | str, text: str) -> Round:
                 f"{pl.card} is written a {_ordinal(seen[pl.card])} time; "
                 f"the deck holds {deck_count[pl.card]}",
             )
+    if rest is not None:
+        left = deck_count - seen
+        for c in rules.deck.cards():
+            if left[c] > 0:
+                left[c] -= 1
+                more = _Placed(c, rest.col, 0, False, False)
+                stock.append(more)
+                placed.append(more)
     if len(placed) != sum(deck_count.values()):
         missing = sorted(str(c) for c in (deck_count - seen).elements())
         raise PositionError(
