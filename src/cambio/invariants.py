@@ -237,9 +237,17 @@ def _problems(r: Round, events: bool = True) -> Iterator[tuple[str, str]]:
         yield "phase", "this table scores the last discard at once (no closing phase)"
         return
     for c, owner in r._penalty_of.items():
-        if not _seat(owner, n, none_ok=False) or c not in r._slots[owner]:
+        if not _seat(owner, n, none_ok=False) or c not in r._slots[owner][: r._G]:
             yield "penalty_of", f"card {c} is no penalty card in seat {owner}'s grid"
             return
+    if r._penalty_of and rules.snap.penalty_position != "first-empty":
+        c = min(r._penalty_of)
+        yield (
+            "penalty_of",
+            f"card {c} is marked a penalty card in a grid position, but this table puts "
+            "penalty cards after the grid",
+        )
+        return
 
     # --- opening -------------------------------------------------------------------
     opening = rules.opening

@@ -460,10 +460,10 @@ def read_position(rules: RuleSet | str, text: str) -> Round:
         placed.append(held)
     discard = rd.pile(fields[2], everyone)
     stock_parts = fields[3].split(",")
-    rest = stock_parts[-1] if stock_parts[-1].text == _REST else None
-    if rest is not None:
-        written = ",".join(p.text for p in stock_parts[:-1]) or "-"
-        stock = rd.pile(_Cursor(written, fields[3].col), 0)
+    rest_at = stock_parts[-1] if stock_parts[-1].text == _REST else None
+    if rest_at is not None:
+        top = ",".join(p.text for p in stock_parts[:-1]) or "-"
+        stock = rd.pile(_Cursor(top, fields[3].col), 0)
     else:
         stock = rd.pile(fields[3], 0)
     placed += discard + stock
@@ -492,21 +492,21 @@ def read_position(rules: RuleSet | str, text: str) -> Round:
                 f"{pl.card} is written a {_ordinal(seen[pl.card])} time; "
                 f"the deck holds {deck_count[pl.card]}",
             )
-    if rest is not None:
+    if rest_at is not None:
         left = deck_count - seen
-        for c in rules.deck.cards():
-            if left[c] > 0:
-                left[c] -= 1
-                more = _Placed(c, rest.col, 0, False, False)
-                stock.append(more)
-                placed.append(more)
+        for deck_card in rules.deck.cards():
+            if left[deck_card] > 0:
+                left[deck_card] -= 1
+                face_down = _Placed(deck_card, rest_at.col, 0, False, False)
+                stock.append(face_down)
+                placed.append(face_down)
     if len(placed) != sum(deck_count.values()):
-        missing = sorted(str(c) for c in (deck_count - seen).elements())
+        absent = sorted(str(c) for c in (deck_count - seen).elements())
         raise PositionError(
             1,
             f"the position holds {len(placed)} cards; the {rules.name} table's deck has "
-            f"{sum(deck_count.values())} (missing: {', '.join(missing[:8])}"
-            f"{', ...' if len(missing) > 8 else ''})",
+            f"{sum(deck_count.values())} (missing: {', '.join(absent[:8])}"
+            f"{', ...' if len(absent) > 8 else ''})",
         )
 
     # --- build the round: cards in the order written, then the state
@@ -534,7 +534,10 @@ def read_position(rules: RuleSet | str, text: str) -> Round:
     rnd._calls_owed = opts.owed
     rnd._closing_reason = state.closing if state.closing else opts.closed
     rnd._penalty_of = {
-        index[id(pl)]: p for p, row in enumerate(rows) for pl in row if pl is not None and pl.penalty
+        index[id(pl)]: p
+        for p, row in enumerate(rows)
+        for pl in row
+        if pl is not None and pl.penalty
     }
     rnd._snapper = state.snapper
     rnd._give_target = state.give_target
@@ -581,7 +584,7 @@ def read_position(rules: RuleSet | str, text: str) -> Round:
     rnd._recycles = opts.recycles
     rnd._plies_before = opts.ply
     rnd._events = []
-    rnd._histories = [[] for _ in range(n)]
+    rnd._histories = [() for _ in range(n)]
     rnd._actions = []
     rnd._legal_cache = {}
     rnd._result = None
@@ -845,7 +848,7 @@ class _Columns:
         self.cards = cards
         self.cells = cells
 
-    def of(self, rnd: Round, path: str) -> int:
+    def of(self, rnd: Round, path: str, message: str = "") -> int:
         """The column of a state field named as :func:`~cambio.invariants.state_problem`
         names it (``slots[1][2]``, ``known[7]``, ``discard[0]``, ``caller``, ...)."""
         name, _, rest = path.partition("[")
@@ -875,6 +878,9 @@ class _Columns:
         }.get(name)
         if option in self.options:
             return self.options[option]
+        mentioned = re.search(r"\bcard (\d+)\b", message)
+        if mentioned and int(mentioned.group(1)) < len(self.cards):
+            return self.cards[int(mentioned.group(1))]
         if name in ("slots", "penalty_of", ""):
             return fields[0]
         if name in ("drawn", "from_stock"):
@@ -905,7 +911,13 @@ def check_position(rnd: Round, columns: _Columns | None = None) -> None:
     if problem is None:
         return
     path, message = problem
-    col = columns.of(rnd, path) if columns is not None else 1
+    col = columns.of(rnd, path, message) if columns is not None else 1
+    # the checker numbers cards by their place in the deal; the line writes their names
+    message = re.sub(
+        r"\bcard (\d+)\b",
+        lambda m: f"card {rnd.deck[int(m.group(1))]}" if int(m.group(1)) < len(rnd.deck) else m[0],
+        message,
+    )
     where = f" (state field {path})" if path else ""
     raise PositionError(col, message + where)
 
@@ -942,6 +954,8 @@ def describe(rnd: Round, card: Callable[[Card | None], str] = str) -> str:
     status = f"Phase: {phase.name.lower().replace('_', ' ')}"
     if rnd._power_now is not None:
         status += f" ({rnd._power_now.name or 'power'}, step {rnd._step + 1})"
+    if phase is Phase.CLOSING:
+        status += f" (then over: {rnd._closing_reason})"
     if phase is not Phase.OVER:
         status += f"   Turn: P{rnd._current}   To act: P{rnd.to_act}"
     lines.append(status)
@@ -949,8 +963,13 @@ def describe(rnd: Round, card: Callable[[Card | None], str] = str) -> str:
     if rnd._caller >= 0:
         final = ", ".join(f"P{p}" for p in rnd._final) or "none"
         extras.append(f"P{rnd._caller} called (final turns: {final})")
+    if rnd._calls_owed:
+        owed = ", ".join(f"P{p}" for p in range(n) if rnd._calls_owed >> p & 1)
+        extras.append(f"owed calls: {owed}")
     if rnd._window_open:
-        extras.append("snap window open")
+        extras.append(
+            "snap window open" + (" (won: a further snap is wrong)" if rnd._window_won else "")
+        )
     lines.append("   ".join(extras))
     if phase is not Phase.OVER:
         legal = [str(a) for a in rnd.legal_actions()]
@@ -967,7 +986,8 @@ def describe(rnd: Round, card: Callable[[Card | None], str] = str) -> str:
         scores = ", ".join(f"P{p} {s}" for p, s in enumerate(res.scores))
         won = ", ".join(f"P{p}" for p in res.winners)
         lines.append(f"Over ({res.reason}): scores {scores}; won: {won}")
-    del n
+    if rnd._penalty_of:
+        lines.append("# marks a penalty card lying in a grid position")
     return "\n".join(lines)
 
 
@@ -980,5 +1000,5 @@ def _known_text(rnd: Round, c: int, card: Callable[[Card | None], str]) -> str:
 
 def _cell(rnd: Round, row: list[int], j: int, card: Callable[[Card | None], str]) -> str:
     c = row[j]
-    text = "--" if c < 0 else _known_text(rnd, c, card)
+    text = "--" if c < 0 else _known_text(rnd, c, card) + ("#" if c in rnd._penalty_of else "")
     return f"[{j + 1}] {text:<8}"
