@@ -60,13 +60,14 @@ def state_problem(rnd: Round, *, events: bool = True) -> tuple[str, str] | None:
     return None
 
 
-def ensure_consistent(rnd: Round, prefix: str = "") -> None:
+def ensure_consistent(rnd: Round, prefix: str = "", *, events: bool = True) -> None:
     """Raise :class:`~cambio.errors.SaveError` at the first broken invariant of ``rnd``.
 
     ``prefix`` is put before the field path (``"$.state."`` for a save), so that the
-    error names the place in the caller's document.
+    error names the place in the caller's document; ``events`` as for
+    :func:`state_problem`.
     """
-    problem = state_problem(rnd)
+    problem = state_problem(rnd, events=events)
     if problem is not None:
         path, message = problem
         where = prefix + path if path else prefix.rstrip(".")

@@ -237,6 +237,7 @@ class Round:
         self._pending: list[int] = []
         self._recycles = 0
         self._plies_before = 0  # actions taken before a written position (see position.py)
+        self._origin = ""  # the written position the round was built from ("" for a deal)
         self._result: RoundResult | None = None
         self._events: list[Event] = []
         # each player's history as that player saw it: an immutable tuple, rebuilt only
@@ -1396,6 +1397,7 @@ class Round:
             self._pending,
             self._recycles,
             self._plies_before,
+            self._origin,
             self._events,
             self._actions,
             self._result,
