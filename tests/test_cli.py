@@ -354,7 +354,7 @@ def test_show_draws_a_position(capsys: pytest.CaptureFixture[str]) -> None:
     lines = out.splitlines()
     assert lines[0] == "practice, 2 seats"
     assert lines[1].startswith("P0 * [1] AS@none") and "[3] 3S@0" in lines[2]
-    assert "Discard: 9S (1 cards)   Stock: 43 cards, next 10S" in out
+    assert "Discard: 9S (1 card)   Stock: 43 cards, next 10S" in out
     assert "Legal: P0 draw | P0 take | P0 call" in out
     # the fields may also come as separate arguments, or on standard input
     assert run(capsys, "show", *POSITION.split(" "), "--variant", "practice")[1] == out

@@ -53,7 +53,7 @@ from .rules import RuleSet
 if TYPE_CHECKING:
     from .round import Phase, Round
 
-__all__ = ["SEAT_CHARS", "read_position", "write_position"]
+__all__ = ["SEAT_CHARS", "check_position", "describe", "read_position", "write_position"]
 
 SEAT_CHARS = "0123456789abcdefghijklmnopqrstuvwxyz"
 """The one-character seat names of a knowledge mark (``@02``: seats 0 and 2 know it)."""
@@ -945,7 +945,10 @@ def describe(rnd: Round, card: Callable[[Card | None], str] = str) -> str:
         for k, text in enumerate(out_rows):
             lines.append((label if k == 0 else " " * 5) + text.rstrip())
     top = rnd._discard[-1] if rnd._discard else -1
-    pile = f"{card(rnd.deck[top])} ({len(rnd._discard)} cards)" if top >= 0 else "empty"
+    count = len(rnd._discard)
+    pile = (
+        f"{card(rnd.deck[top])} ({count} card{'s' if count != 1 else ''})" if top >= 0 else "empty"
+    )
     nxt = f", next {card(rnd.deck[rnd._stock[-1]])}" if rnd._stock else ""
     lines.append(f"Discard: {pile}   Stock: {len(rnd._stock)} cards{nxt}")
     if rnd._drawn >= 0:
