@@ -323,3 +323,41 @@ def test_a_round_from_a_position_saves_and_loads() -> None:
     other = {**saved, "position": OPENING.replace("AS,2S", "2S,AS")}
     with pytest.raises(SaveError, match="does not hold the saved players, seed or deck"):
         Round.from_dict(other)
+
+
+# --------------------------------------------------------------------------- fuzzing
+_SAMPLES = [
+    OPENING,
+    "5S,6S,7S@0,8S@0/9H,9D,-,2D@1/4C,4S,4H@2,4D@2+QH - 2H,2S,3C AH,... give:2:1.3:turn 1 1,0,0",
+    "5S@0,6S,7S@0,8S@0/9H,9D,2H@1,2D@1 s:KS@0! 3C 4D,... power:2 0 0,0 peeked=0.1",
+    "AS,2S,3S@0,4S@0/6C,2C,3C@1,4C@1 - 6D,5D,9D ... closing:call 1 1,1 call=0:- "
+    "owed=1 window=1:0:won closed=call",
+]
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    sample=st.sampled_from(_SAMPLES),
+    edits=st.lists(
+        st.tuples(
+            st.integers(0, 400), st.integers(0, 3), st.sampled_from(" ,/@!#+:=-.*0129SAKJoker")
+        ),
+        min_size=1,
+        max_size=4,
+    ),
+    profile=st.sampled_from(["penalty", "practice", "snap", "competitive"]),
+)
+def test_any_edited_line_reads_or_is_refused_with_a_column(
+    sample: str, edits: list[tuple[int, int, str]], profile: str
+) -> None:
+    text = sample
+    for at, width, ch in edits:
+        at %= len(text) + 1
+        text = text[:at] + ch + text[at + width :]
+    try:
+        r = Round.from_position(profile, text)
+    except PositionError as error:
+        assert 1 <= error.column <= len(text) + 1
+        assert error.message and "\n" not in error.message
+        return
+    assert Round.from_position(profile, r.position()).position() == r.position()
