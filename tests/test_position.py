@@ -139,7 +139,7 @@ def writable(rules: cambio.RuleSet) -> bool:
     return True
 
 
-@settings(max_examples=40, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=25, suppress_health_check=[HealthCheck.too_slow])
 @given(rules=rulesets(), seed=st.integers(0, 2**16), cut_at=st.sampled_from([0.0, 0.05, 0.3]))
 def test_random_tables_round_trip_through_positions(
     rules: cambio.RuleSet, seed: int, cut_at: float
@@ -335,7 +335,7 @@ _SAMPLES = [
 ]
 
 
-@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
 @given(
     sample=st.sampled_from(_SAMPLES),
     edits=st.lists(
