@@ -192,6 +192,27 @@ def test_the_last_discard_snapped_correctly_ends_the_round_at_once() -> None:
     assert r.discard_pile[-1] == Card("6", "C")
 
 
+def test_a_snap_of_anothers_card_on_the_last_discard_owes_a_give_then_ends() -> None:
+    rules = table(snap={**STICKING, "last_discard": True})
+    deck = deal(
+        ["AS", "2S", "3S", "4S"],
+        ["6C", "2C", "3C", "4C"],
+        ["5S", "AH", "2H", "3H"],
+        discard="9D",
+        stock=["5D", "6D", "4D", "3D", "2D"],
+    )
+    r = Round(rules, 3, deck=deck, seed=1)
+    r.apply(Action.call(0))
+    draw_discard(r, 1)
+    draw_discard(r, 2)  # the 6D, the last discard
+    r.apply(Action.snap(0, (1, 1)))  # P0 snaps P1's 6C and owes P1 a card
+    assert r.phase is Phase.GIVE and not r.is_over
+    assert Round.from_json(r.to_json(), verify=True) == r  # a state saves and loads
+    r.apply(Action.give(0, 2))
+    assert r.is_over and r.result is not None and r.result.reason == "call"
+    assert r.hand(1)[0] == Card("2", "S")
+
+
 def test_without_a_window_the_round_ends_as_before() -> None:
     rules = table(snap={"last_discard": True})  # no snapping at all
     r = Round(rules, 3, deck=FIVES, seed=1)

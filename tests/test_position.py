@@ -361,3 +361,29 @@ def test_any_edited_line_reads_or_is_refused_with_a_column(
         assert error.message and "\n" not in error.message
         return
     assert Round.from_position(profile, r.position()).position() == r.position()
+
+
+def test_a_give_owed_by_a_snap_of_the_last_discard() -> None:
+    """A correct snap of another's card while the round closes: the snapper gives a card
+    back, then the round ends. The state in between is a valid one: it is written,
+    read back, saved and loaded, and plays on to the same end."""
+    base = cambio.load_ruleset("practice")
+    snap = attrs.evolve(base.snap, when="any-time", targets="any", last_discard=True)
+    rules = attrs.evolve(base, snap=snap)
+    r = Round.from_position(
+        rules,
+        "AS,2S,3S@0,4S@0/6C,2C,3C@1,4C@1/5S,AH,2H@2,3H@2 - 6D,5D,9D 4D,... "
+        "closing:call 2 1,1,1 call=0:- window=2",
+    )
+    r.apply(cambio.Action.snap(0, (1, 1)))  # P0 snaps P1's 6C on the last discard
+    text = r.position()
+    assert " give:0:1.1:closing:call 2 " in text and "closed=" not in text
+    again = Round.from_position(rules, text)
+    assert again.position() == text
+    loaded = Round.from_json(r.to_json(), verify=True)
+    assert loaded == r
+    for rnd in (r, again, loaded):
+        rnd.apply(cambio.Action.give(0, 2))
+        assert rnd.is_over and rnd.result is not None and rnd.result.reason == "call"
+        assert " closed=call" in rnd.position()
+    assert again.result == r.result == loaded.result

@@ -208,9 +208,17 @@ def _problems(r: Round, events: bool = True) -> Iterator[tuple[str, str]]:
     if not -1 <= r._give_target < n * P:
         yield "give_target", f"expected -1 or a place from 0 to {n * P - 1}"
         return
-    turn_phases = (Phase.TURN, Phase.DRAWN, Phase.TAKEN, Phase.POWER, Phase.END_OF_TURN)
+    turn_phases: tuple[Phase, ...] = (
+        Phase.TURN,
+        Phase.DRAWN,
+        Phase.TAKEN,
+        Phase.POWER,
+        Phase.END_OF_TURN,
+    )
+    if rules.snap.last_discard:
+        turn_phases += (Phase.CLOSING,)  # a correct snap of the last discard may owe a give
     if r._give_return not in turn_phases:
-        yield "give_return", "expected the number of a turn phase (1 to 5)"
+        yield "give_return", "expected the number of a turn phase (1 to 5, or 8 when closing)"
         return
 
     if not 0 <= r._calls_owed <= ALL:
@@ -219,7 +227,9 @@ def _problems(r: Round, events: bool = True) -> Iterator[tuple[str, str]]:
     if r._calls_owed and rules.snap.empty_grid != "call":
         yield "calls_owed", "only a table where an emptied grid calls owes calls"
         return
-    closing = r.phase is Phase.CLOSING
+    closing = r.phase is Phase.CLOSING or (
+        r.phase is Phase.GIVE and r._give_return is Phase.CLOSING
+    )
     reasons = ("stock", "turn-cap", "call")
     if closing and r._closing_reason not in reasons:
         yield (

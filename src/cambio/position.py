@@ -239,7 +239,10 @@ def write_position(rnd: Round) -> str:
         fields.append("repeek=" + ",".join(str(p) for p in range(n) if rnd._repeek_used >> p & 1))
     if rnd._recycles:
         fields.append(f"recycles={rnd._recycles}")
-    if rnd._closing_reason and rnd.phase is not Phase.CLOSING:
+    closing = rnd.phase is Phase.CLOSING or (
+        rnd.phase is Phase.GIVE and rnd._give_return is Phase.CLOSING
+    )
+    if rnd._closing_reason and not closing:
         fields.append(f"closed={rnd._closing_reason}")
     if rnd.dealer != n - 1:
         fields.append(f"dealer={rnd.dealer}")
