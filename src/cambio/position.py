@@ -5,8 +5,15 @@
 line is a handful of fields separated by single spaces, seven that are always there and
 then ``key=value`` options, written only when they differ from their default::
 
-    SEATS HELD DISCARD STOCK PHASE CURRENT TURNS [call=..] [window=..] [peeked=..]
-        [opening=..] [repeek=..] [recycles=..] [dealer=..] [starter=..] [seed=..] [ply=..]
+    SEATS HELD DISCARD STOCK PHASE CURRENT TURNS [call=..] [owed=..] [window=..]
+        [peeked=..] [opening=..] [repeek=..] [recycles=..] [closed=..] [dealer=..]
+        [starter=..] [seed=..] [ply=..]
+
+A card is its name with marks: ``@SEATS`` who knows it, ``#`` a penalty card in a grid
+position, ``!`` the card whose power is in use. A read line is checked by the same
+invariants as a loaded save (:func:`cambio.invariants.state_problem`, the event log
+apart); every problem is a :class:`~cambio.errors.PositionError` (a
+:class:`~cambio.errors.SaveError`) naming the column.
 
 ``docs/positions.md`` describes every field with examples. A short one, a two-player
 round of the practice table where seat 0 is about to take its first turn; each seat has
