@@ -630,8 +630,14 @@ class Round:
         if aid not in self.legal_action_ids(player):
             raise IllegalActionError(self.space.decode(aid), self._why(aid))
 
-    def _why(self, aid: int) -> str:
+    def _why(self, aid: int, names: Sequence[int] | None = None) -> str:
+        """Why the action with id ``aid`` is illegal now, naming seat ``s`` as
+        ``P{names[s]}`` (a :class:`~cambio.match.Match` passes its match seats)."""
         player = aid // self.space.per_player
+
+        def seat(s: int | None) -> str:
+            return f"P{s if names is None or s is None else names[s]}"
+
         action = self.space.decode(aid)
         if self.phase is Phase.OVER:
             return "the round is over"
@@ -641,13 +647,16 @@ class Round:
             if not self._window_open:
                 return "no discard is open to snapping now"
             if self._window_tried >> player & 1:
-                return f"P{player} already tried to snap this discard"
+                return f"{seat(player)} already tried to snap this discard"
             if not self._snap_eligible(player):
-                return f"P{player} may not snap now under this table's snapping rule"
+                return f"{seat(player)} may not snap now under this table's snapping rule"
             return "that card cannot be snapped (empty, or not allowed to this player)"
         who = self.to_act
         if player != who:
-            return f"it is P{who}'s decision, not P{player}'s (phase {self.phase.name.lower()})"
+            return (
+                f"it is {seat(who)}'s decision, not {seat(player)}'s"
+                f" (phase {self.phase.name.lower()})"
+            )
         legal = sorted({self.space.decode(a).kind.value for a in self.legal_action_ids(player)})
         kinds = ", ".join(legal) or "nothing"
         if action.kind.value in legal:
