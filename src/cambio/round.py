@@ -1251,18 +1251,21 @@ class Round:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], *, verify: bool = False) -> Round:
-        """Load a saved round; with ``verify``, also replay its actions and compare."""
+        """Load a saved round; with ``verify``, also replay its actions and compare.
+
+        Every load checks the document strictly and the state's invariants; any problem
+        raises :class:`~cambio.errors.SaveError` naming the JSON path of the first one.
+        """
         from .saving import load_round
 
         return load_round(data, verify=verify)
 
     @classmethod
     def from_json(cls, text: str, *, verify: bool = False) -> Round:
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"not a saved round: {exc}") from None
-        return cls.from_dict(data, verify=verify)
+        """Load a round from the JSON text :meth:`to_json` wrote (see :meth:`from_dict`)."""
+        from .saving import loads_round
+
+        return loads_round(text, verify=verify)
 
     @classmethod
     def replay(
