@@ -84,7 +84,7 @@ def _problems(r: Round) -> Iterator[tuple[str, str]]:
     N = len(r.deck)
     P = r._P
     ALL = (1 << n) - 1
-    phase = r.phase
+    phase = r._phase
     if not isinstance(phase, Phase):
         yield "phase", f"expected a phase number from 0 to {len(Phase) - 1}"
         return

@@ -119,7 +119,7 @@ from typing import Any
 
 import attrs
 
-from .actions import Action, ActionSpace, action_space, opening_choices
+from .actions import Action, ActionKind, ActionSpace, action_space, opening_choices
 from .cards import Card, card_to_json
 from .errors import IllegalActionError
 from .events import Event

@@ -25,6 +25,34 @@ gets one attempt per window. :attr:`Round.reactors` lists the players with snap 
 in the order a driver should ask them: seat order starting with the player who
 discarded the card. :meth:`Round.resolve_snaps` applies snaps declared at the same
 moment in the table's arbitration order.
+
+What is public
+--------------
+A server may show these to every player: none of them depends on a card that some
+player has not seen (two rounds that differ only in such cards agree on all of them).
+
+- the table and the deal's shape: :attr:`Round.rules`, :attr:`Round.players`,
+  :attr:`Round.dealer`, :attr:`Round.starter`, :attr:`Round.space`;
+- where the round stands: :attr:`Round.phase` (public: a power being used on a card
+  only its holder has seen shows as ``DRAWN``), :attr:`Round.to_act`,
+  :attr:`Round.current`, :attr:`Round.caller`, :attr:`Round.is_over`,
+  :attr:`Round.turns_taken`, :attr:`Round.stock_size`, :attr:`Round.discard_pile`
+  (face up), :attr:`Round.window_open`, :attr:`Round.reactors`, and
+  :attr:`Round.result` once the round is over (every card is then shown).
+
+Per player, to that player only: :meth:`Round.view`, :meth:`Round.phase_seen_by`,
+:meth:`Round.legal_actions` / :meth:`Round.legal_action_ids` /
+:meth:`Round.legal_action_mask` of that player, and the answers of
+:meth:`Round.can_apply`, :meth:`Round.verify` and :meth:`Round.apply` to that player's
+actions (the reason of an :class:`~cambio.errors.IllegalActionError` is computed from
+what the actor may know).
+
+Omniscient, for the driver and never for a player: :attr:`Round.deck` and
+:attr:`Round.seed` (the deal), :meth:`Round.hand`, :attr:`Round.events` (every card),
+:attr:`Round.actions` and :attr:`Round.action_ids` (every decision, including ones
+nobody else saw, such as skipping the power of a privately drawn card), the legal
+actions of everyone at once (``legal_action_ids()`` with no player), saves
+(:meth:`Round.to_dict`) and copies.
 """
 
 from __future__ import annotations
@@ -180,7 +208,7 @@ class Round:
         self._stock: list[int] = list(range(len(order) - 1, n * G, -1))
         self._known: list[int] = [0] * len(order)
         self._known[n * G] = self._ALL
-        self.phase = Phase.TURN
+        self._phase = Phase.TURN
         self._current = starter
         self._drawn = -1
         self._from_stock = False
@@ -240,7 +268,7 @@ class Round:
             for p in range(n):
                 self._opening_peek(p, tuple(sorted(opening.positions)))
         if self._opening_choices:
-            self.phase = Phase.OPENING
+            self._phase = Phase.OPENING
             self._pending = [(self.starter + k) % n for k in range(n)]
             return
         self._begin_turn(self.starter)
@@ -266,7 +294,7 @@ class Round:
 
     def _begin_turn(self, p: int) -> None:
         self._current = p
-        self.phase = Phase.TURN
+        self._phase = Phase.TURN
         self._emit(Event(EventKind.TURN, p))
         if not self._stock:
             # only a deal that leaves no stock gets here: turns end with a stock
@@ -295,9 +323,29 @@ class Round:
 
     # ------------------------------------------------------------------ public state
     @property
+    def phase(self) -> Phase:
+        """The phase as every player sees it (public: it never depends on a hidden card).
+
+        While the player to act uses the power of a card only it has seen (a private
+        draw on a table whose powers act when drawn), before any step is taken, the
+        others cannot tell that from holding a plain drawn card: the public phase is
+        then ``DRAWN``. :meth:`phase_seen_by` gives the phase as one player knows it.
+        """
+        if self._phase is Phase.POWER and self._power_unannounced():
+            return Phase.DRAWN
+        return self._phase
+
+    def phase_seen_by(self, player: int) -> Phase:
+        """The phase as ``player`` knows it: the true phase for the player whose turn
+        it is (who has seen its own drawn card), :attr:`phase` for everyone else."""
+        if not 0 <= player < self.players:
+            raise ValueError(f"there is no player {player}")
+        return self._phase if player == self._current else self.phase
+
+    @property
     def to_act(self) -> int | None:
         """The player whose decision moves the round on (``None`` when it is over)."""
-        phase = self.phase
+        phase = self._phase
         if phase is Phase.OVER:
             return None
         if phase is Phase.OPENING:
@@ -317,7 +365,7 @@ class Round:
 
     @property
     def is_over(self) -> bool:
-        return self.phase is Phase.OVER
+        return self._phase is Phase.OVER
 
     @property
     def result(self) -> RoundResult | None:
@@ -367,7 +415,7 @@ class Round:
 
         The order is seat order starting with the player who discarded the top card.
         """
-        if not self._window_open or self.phase in (Phase.OPENING, Phase.GIVE, Phase.OVER):
+        if not self._window_open or self._phase in (Phase.OPENING, Phase.GIVE, Phase.OVER):
             return ()
         n = self.players
         start = self._window_discarder if self._window_discarder >= 0 else self._current
@@ -406,7 +454,7 @@ class Round:
         return mask
 
     def _legal(self, p: int) -> list[int]:
-        phase = self.phase
+        phase = self._phase
         if phase is Phase.OVER or not 0 <= p < self.players:
             return []
         base = p * self.space.per_player
@@ -438,7 +486,7 @@ class Round:
         )
 
     def _turn_ids(self, p: int, base: int) -> list[int]:
-        phase = self.phase
+        phase = self._phase
         sp = self.space
         if phase is Phase.TURN:
             ids = [base + _DRAW] if self._stock else []
@@ -561,7 +609,7 @@ class Round:
             return False
         if p == self._caller and self.rules.call.caller_locked:
             return False  # a locked grid neither loses, gives nor gains a card
-        if self.phase not in _TURN_PHASES:
+        if self._phase not in _TURN_PHASES:
             return False
         if when == "own-turn":
             if p != self._current:
@@ -632,14 +680,21 @@ class Round:
 
     def _why(self, aid: int, names: Sequence[int] | None = None) -> str:
         """Why the action with id ``aid`` is illegal now, naming seat ``s`` as
-        ``P{names[s]}`` (a :class:`~cambio.match.Match` passes its match seats)."""
+        ``P{names[s]}`` (a :class:`~cambio.match.Match` passes its match seats).
+
+        The reason is computed only from what the acting player may know (the public
+        state and its own view, :meth:`phase_seen_by`), never from a hidden card: two
+        rounds that differ only in cards that player has not seen give it the same
+        reason for the same action.
+        """
         player = aid // self.space.per_player
 
         def seat(s: int | None) -> str:
             return f"P{s if names is None or s is None else names[s]}"
 
         action = self.space.decode(aid)
-        if self.phase is Phase.OVER:
+        phase = self.phase_seen_by(player)
+        if phase is Phase.OVER:
             return "the round is over"
         if action.kind is ActionKind.SNAP:
             if self.rules.snap.when == "never":
@@ -652,17 +707,14 @@ class Round:
                 return f"{seat(player)} may not snap now under this table's snapping rule"
             return "that card cannot be snapped (empty, or not allowed to this player)"
         who = self.to_act
+        name = phase.name.lower()
         if player != who:
-            return (
-                f"it is {seat(who)}'s decision, not {seat(player)}'s"
-                f" (phase {self.phase.name.lower()})"
-            )
+            return f"it is {seat(who)}'s decision, not {seat(player)}'s (phase {name})"
         legal = sorted({self.space.decode(a).kind.value for a in self.legal_action_ids(player)})
         kinds = ", ".join(legal) or "nothing"
         if action.kind.value in legal:
-            return f"not with those positions now (phase {self.phase.name.lower()})"
-        phase = self.phase.name.lower()
-        return f"{action.kind.value} is not allowed in phase {phase}; allowed: {kinds}"
+            return f"not with those positions now (phase {name})"
+        return f"{action.kind.value} is not allowed in phase {name}; allowed: {kinds}"
 
     def apply(self, action: Action | int) -> list[Event]:
         """Apply a legal action and return the events it produced.
@@ -786,7 +838,7 @@ class Round:
         if power is not None and self._draw_timing:
             self._start_power(p, power, c, after_drawn=True)
         else:
-            self.phase = Phase.DRAWN
+            self._phase = Phase.DRAWN
 
     def _take(self, p: int) -> None:
         c = self._discard.pop()
@@ -795,7 +847,7 @@ class Round:
         self._known[c] = self._ALL
         self._window_open = False
         self._emit(Event(EventKind.TAKE, p, (), (self.deck[c],)))
-        self.phase = Phase.TAKEN
+        self._phase = Phase.TAKEN
 
     def _open_window(self, p: int) -> None:
         if self._snapping:
@@ -879,7 +931,7 @@ class Round:
         self._after_power_drawn = after_drawn
         if not self._power_unannounced():
             self._emit(Event(EventKind.POWER, p, (), (self.deck[card],), None, power.name))
-        self.phase = Phase.POWER
+        self._phase = Phase.POWER
 
     def _power_unannounced(self) -> bool:
         """A power from a card only its holder has seen (a private draw), before any step.
@@ -906,7 +958,7 @@ class Round:
         self._peeked = []
         if self._after_power_drawn:
             self._after_power_drawn = False
-            self.phase = Phase.DRAWN
+            self._phase = Phase.DRAWN
         else:
             self._main_action_done(self._current)
 
@@ -964,8 +1016,8 @@ class Round:
             if owner != p and any(c >= 0 for c in self._slots[p]):
                 self._snapper = p
                 self._give_target = slots[0]
-                self._give_return = self.phase
-                self.phase = Phase.GIVE
+                self._give_return = self._phase
+                self._phase = Phase.GIVE
                 return
             self._after_cards_left(owner)
             return
@@ -994,7 +1046,7 @@ class Round:
             self._emit(Event(EventKind.PENALTY, p, ((p, j + 1),)))
         if not self._stock and self.rules.stock.on_empty == "recycle":
             self._recycle()
-        if not self._stock and self.phase is Phase.TURN:
+        if not self._stock and self._phase is Phase.TURN:
             # The turn holder has not drawn yet and now cannot: the stock has run out.
             self._end("stock")
 
@@ -1006,7 +1058,7 @@ class Round:
         self._slots[p][i] = -1
         self._slots[owner][ti] = c
         self._emit(Event(EventKind.GIVE, p, ((p, i + 1), (owner, ti + 1))))
-        self.phase = self._give_return
+        self._phase = self._give_return
         self._snapper = -1
         self._give_target = -1
         self._after_cards_left(p)
@@ -1050,16 +1102,16 @@ class Round:
         self._end_turn()
 
     def _main_action_done(self, p: int) -> None:
-        if self.phase is Phase.OVER:
+        if self._phase is Phase.OVER:
             return
         stock_left = self._stock or (self._recycling and len(self._discard) > 1)
         if self._call_last and stock_left and self._can_call(p):
-            self.phase = Phase.END_OF_TURN
+            self._phase = Phase.END_OF_TURN
             return
         self._end_turn()
 
     def _end_turn(self) -> None:
-        if self.phase is Phase.OVER:
+        if self._phase is Phase.OVER:
             return
         c = self._current
         self._turns[c] += 1
@@ -1097,7 +1149,7 @@ class Round:
         self._emit(Event(EventKind.RECYCLE, -1, (), (), None, f"{len(cards)} cards"))
 
     def _end(self, reason: str, *, empty_winner: int | None = None) -> None:
-        self.phase = Phase.OVER
+        self._phase = Phase.OVER
         self._window_open = False
         hands = []
         for row in self._slots:
@@ -1133,11 +1185,11 @@ class Round:
         if self._drawn >= 0 and known[self._drawn] & bit:
             holding = deck[self._drawn]
         power = self._power_now
-        step = power.steps[self._step] if power is not None and self.phase is Phase.POWER else None
-        phase = self.phase.name.lower()
+        step = power.steps[self._step] if power is not None and self._phase is Phase.POWER else None
+        phase = self.phase_seen_by(player).name.lower()
         if player != self._current and self._power_unannounced():
             # another player cannot tell a private draw's power from a plain draw
-            power, step, phase = None, None, Phase.DRAWN.name.lower()
+            power, step = None, None
         return PlayerView(
             player=player,
             players=self.players,
@@ -1192,7 +1244,7 @@ class Round:
             self.dealer,
             self.starter,
             self.deck,
-            self.phase,
+            self._phase,
             self._current,
             self._slots,
             self._discard,
