@@ -37,7 +37,11 @@ def public(r: Round) -> tuple[object, ...]:
         r.stock_size,
         r.discard_pile,
         r.window_open,
+        r.window_won,
         r.reactors,
+        r.closing_reason,
+        r.penalty_cards,
+        r.calls_owed,
         r.result,
     )
 
