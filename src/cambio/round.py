@@ -225,6 +225,7 @@ class Round:
         self._snapping = rules.snap.when != "never"
         self._draw_timing = powers.timing == "draw"
         self._swapped_out = powers.swapped_out
+        self._penalty_blind = rules.snap.penalty_seen_by == "others"
         self._swapped_out_stock_only = powers.swapped_out_from == "stock"
         self._recycling = rules.stock.on_empty == "recycle"
         self._max_turns = rules.turn.max_turns
@@ -299,6 +300,12 @@ class Round:
     def _start(self) -> None:
         opening = self.rules.opening
         n = self.players
+        snap = self.rules.snap
+        if snap.dealt_discard and snap.when in ("any-time", "own-turn"):
+            # the dealt card is a discard: snapped in seat order from the starter (or by
+            # the starter alone in its first turn); nobody discarded it, so a table
+            # where sticking needs another player's discard cannot snap it
+            self._open_window(self.starter)
         if opening.count > 0 and not self._opening_choices:
             for p in range(n):
                 self._opening_peek(p, tuple(sorted(opening.positions)))
@@ -618,7 +625,7 @@ class Round:
 
     def _exchange_masks(self, p: int) -> list[int]:
         row = self._slots[p]
-        filled = [i for i, c in enumerate(row) if c >= 0]
+        filled = [i for i, c in enumerate(row) if c >= 0 and not self._blind_to_owner(p, i, c)]
         if len(filled) < 2:
             return []
         if self.rules.turn.exchange_failure == "keep-drawn" and -1 not in row[self._G :]:
@@ -641,7 +648,7 @@ class Round:
         out: list[int] = []
         own_ok = scope in ("own", "any")
         other_ok = scope in ("other", "any")
-        penalty_ok = self.rules.snap.penalty_peekable
+        penalty_ok = self.rules.snap.penalty_peekable and not self._penalty_blind
         for owner, row in enumerate(self._slots):
             if owner == p:
                 if not own_ok:
@@ -658,6 +665,11 @@ class Round:
     def _is_penalty(self, owner: int, i: int, c: int) -> bool:
         """Whether card ``c`` at ``owner``'s index ``i`` is a penalty card of its owner."""
         return i >= self._G or self._penalty_of.get(c) == owner
+
+    def _blind_to_owner(self, owner: int, i: int, c: int) -> bool:
+        """Whether card ``c`` at ``owner``'s index ``i`` may not be shown to ``owner``
+        (a penalty card on a table whose ``snap.penalty_seen_by`` is ``others``)."""
+        return self._penalty_blind and self._is_penalty(owner, i, c)
 
     def _swap_pairs(self, p: int, step: Step) -> list[tuple[int, int]]:
         P = self._P
@@ -937,7 +949,7 @@ class Round:
         bit = 1 << p
         positions = []
         cards: list[Card | None] = []
-        hide_penalty = not self.rules.snap.penalty_peekable
+        hide_penalty = not self.rules.snap.penalty_peekable or self._penalty_blind
         for pos in self._opening_seen[p]:
             c = row[pos - 1]
             if c >= 0 and not (hide_penalty and self._is_penalty(p, pos - 1, c)):
@@ -1102,6 +1114,10 @@ class Round:
         ob, ib = divmod(b, P)
         ra, rb = self._slots[oa], self._slots[ob]
         ca, cb = ra[ia], rb[ib]
+        # a seen swap that touches the swapper's own hidden penalty card is done blind
+        blind = (oa == p and self._blind_to_owner(p, ia, ca)) or (
+            ob == p and self._blind_to_owner(p, ib, cb)
+        )
         ra[ia], rb[ib] = cb, ca
         if oa != ob:
             self._penalty_of.pop(ca, None)
@@ -1109,7 +1125,7 @@ class Round:
         power = self._power_now
         assert power is not None
         seen_swap = power.steps[self._step].seen
-        if seen_swap:
+        if seen_swap and not blind:
             self._known[ca] |= 1 << p
             self._known[cb] |= 1 << p
             self._emit(
@@ -1174,6 +1190,12 @@ class Round:
             bits, who = 1 << p, frozenset({p})
         else:
             bits, who = 0, frozenset[int]()
+        if any(
+            self._blind_to_owner(o, i - 1, c) for (o, i), c in zip(positions, cards, strict=True)
+        ):
+            # a penalty card its owner may not see: shown to the others only
+            bits &= ~(1 << owner)
+            who = frozenset(q for q in range(self.players) if bits >> q & 1)
         for c in cards:
             self._known[c] |= bits
         note = "too late" if self._window_won else ""
