@@ -56,14 +56,20 @@ def _refuses_repeat(r: Round | Match, action: Action) -> None:
 
 
 def _no_call(r: Round, rng: random.Random) -> int:
-    """A random legal id that is not a call (so the walk reaches powers), snaps now and then."""
-    pick = random_choice(r, rng.randrange(1 << 16), rng.random() < 0.3)
-    if r.space.decode(pick).kind is not ActionKind.CALL:
-        return pick
+    """A random legal id that is not a call, its kind drawn first (so draws, discards and
+    the powers they fire come as often as takes and exchanges); reactors snap now and then."""
+    reactors = r.reactors
+    if reactors and rng.random() < 0.2:
+        who = rng.choice(reactors)
+        return r.space.encode(
+            rng.choice([a for a in r.legal_actions(who) if a.kind is ActionKind.SNAP])
+        )
     who = r.to_act
     assert who is not None
-    quiet = [a for a in r.legal_actions(who) if a.kind is not ActionKind.CALL]
-    return r.space.encode(rng.choice(quiet)) if quiet else pick
+    legal = r.legal_actions(who)
+    quiet = [a for a in legal if a.kind not in (ActionKind.CALL, ActionKind.SNAP)] or legal
+    kind = rng.choice(sorted({a.kind for a in quiet}, key=lambda k: k.value))
+    return r.space.encode(rng.choice([a for a in quiet if a.kind is kind]))
 
 
 def test_a_position_named_twice_is_refused_in_every_kind() -> None:
