@@ -13,9 +13,9 @@ records it and deals the next one (or ends).
 >>> while not m.is_over:  # uniformly random legal actions, snaps and calls included
 ...     _ = m.apply(rng.choice(m.legal_action_ids()))
 >>> m.result.winners, m.result.reason, m.result.totals
-((1,), 'last-standing', (132, 41, 107))
+((2,), 'last-standing', (153, 101, 96))
 >>> [(r.players, r.scores) for r in m.result.rounds[-2:]]
-[((0, 1), (29, 0, None)), ((0, 1), (44, 0, None))]
+[((0, 1, 2), (21, 21, 0)), ((0, 1, 2), (58, 35, 0))]
 >>> cambio.Match.from_json(m.to_json()) == m
 True
 

@@ -17,7 +17,9 @@ call, re-peek), goes to ``DRAWN`` or ``TAKEN`` (place or discard the card), ``PO
 the end of a turn) and, after a correct snap of another player's card, ``GIVE``.
 
 Snapping is a *reaction window* on the top discard. A window opens when a card is
-discarded during a turn (a replaced card, a discarded draw) and stays open until the
+discarded during a turn (a replaced card, a discarded draw), and on the card the deal
+turns face up where ``snap.dealt_discard`` and the table's timing reach it (the
+starter counts as its discarder). It stays open until the
 top of the pile changes, the card is taken, or somebody snaps correctly. While it is
 open, every eligible player (see :class:`~cambio.rules.SnapRules`) has snap actions
 beside whoever holds the turn, and may use them at any decision point; each player
@@ -496,7 +498,8 @@ class Round:
     def reactors(self) -> tuple[int, ...]:
         """Players who have snap actions now, in the order a driver asks them.
 
-        The order is seat order starting with the player who discarded the top card.
+        The order is seat order starting with the player who discarded the top card
+        (the starter, for the card the deal turned face up).
         """
         phase = self._phase
         if not self._window_open or phase is Phase.OPENING or phase is Phase.OVER:
