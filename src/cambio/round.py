@@ -20,9 +20,10 @@ Snapping is a *reaction window* on the top discard. A window opens when a card i
 discarded during a turn (a replaced card, a discarded draw), and on the card the deal
 turns face up where ``snap.dealt_discard`` and the table's timing reach it (the
 starter counts as its discarder). It stays open until the top of the pile changes,
-the card is taken, or somebody snaps correctly. While it is open, every eligible player (see :class:`~cambio.rules.SnapRules`) has snap actions
-beside whoever holds the turn, and may use them at any decision point; each player
-gets one attempt per window. :attr:`Round.reactors` lists the players with snap actions
+the card is taken, or somebody snaps correctly. While it is open, every eligible
+player (see :class:`~cambio.rules.SnapRules`) has snap actions beside whoever holds
+the turn, and may use them at any decision point; each player gets one attempt per
+window. :attr:`Round.reactors` lists the players with snap actions
 in the order a driver should ask them: seat order starting with the player who
 discarded the card. :meth:`Round.resolve_snaps` applies snaps declared at the same
 moment in the table's arbitration order.
