@@ -51,6 +51,7 @@ import itertools
 import json
 import random
 from collections.abc import Iterable, Sequence
+from operator import itemgetter
 from typing import Any
 
 from .actions import (
@@ -62,6 +63,7 @@ from .actions import (
     opening_choices,
 )
 from .cards import Card
+from .derived import derived, shuffled_range
 from .errors import IllegalActionError
 from .events import Event, EventKind
 from .rules import Power, RuleSet, Step, ensure_valid
@@ -170,21 +172,31 @@ class Round:
             rules.snap.several,
         )
 
-        order = self._deal_order(deck)
+        table = derived(rules)
+        if deck is None and len(table.cards) < 2:  # too few to deal; said below
+            deck = ()
+        if deck is None:
+            # shuffle the deck's indices: the same permutation a shuffle of the cards
+            # makes, applied to each per-card table at C speed
+            perm = shuffled_range(seed, len(table.cards))
+            pick = itemgetter(*perm)
+            order = list(pick(table.cards))
+            self._value: list[int] = list(pick(table.values))
+            self._key: list[object] = list(pick(table.keys))
+            self._power: list[Power | None] = list(pick(table.powers))
+        else:
+            order = self._deal_order(deck)
+            info = [table.by_card[c] for c in order]
+            self._value = [v for v, _, _ in info]
+            self._key = [k for _, k, _ in info]
+            self._power = [pw for _, _, pw in info]
         need = n * self._G + 1
         if len(order) < need:
             raise ValueError(
                 f"a deck of {len(order)} cards cannot deal {n} grids of {self._G} and a discard"
             )
         self.deck: tuple[Card, ...] = tuple(order)
-        values = rules.values
-        self._value = [values.of(c) for c in order]
-        if rules.snap.match == "value":
-            self._key: list[object] = list(self._value)
-        else:
-            self._key = [c.rank for c in order]
         powers = rules.powers
-        self._power: list[Power | None] = [powers.power_of(c) for c in order]
         # Settings read on every decision, looked up once.
         self._take_ok = rules.turn.take_discard
         self._call_first = rules.call.allowed and rules.call.timing == "before-draw"
@@ -248,12 +260,9 @@ class Round:
         self._start()
 
     # ------------------------------------------------------------------ set-up
-    def _deal_order(self, deck: Sequence[Card | str] | None) -> list[Card]:
-        full = self.rules.deck.cards()
+    def _deal_order(self, deck: Sequence[Card | str]) -> list[Card]:
+        full = list(derived(self.rules).cards)
         rng = random.Random(self.seed)
-        if deck is None:
-            rng.shuffle(full)
-            return full
         given = [_as_card(c) for c in deck]
         remaining = list(full)
         for card in given:
