@@ -218,6 +218,9 @@ class Round:
             row = list(range(p * G, (p + 1) * G)) + [-1] * (P - G)
             self._slots.append(row)
         self._discard: list[int] = [n * G]
+        # the discard pile as cards, for views: rebuilt only when the pile changes
+        self._discard_seen: list[int] = []
+        self._discard_cards: tuple[Card, ...] = ()
         self._stock: list[int] = list(range(len(order) - 1, n * G, -1))
         self._known: list[int] = [0] * len(order)
         self._known[n * G] = self._ALL
@@ -1302,11 +1305,14 @@ class Round:
         bit = 1 << player
         known = self._known
         deck = self.deck
+        slots = self._slots
         grids = tuple(
-            tuple(None if c < 0 or not known[c] & bit else deck[c] for c in row)
-            for row in self._slots
+            [tuple([deck[c] if c >= 0 and known[c] & bit else None for c in row]) for row in slots]
         )
-        present = tuple(tuple(c >= 0 for c in row) for row in self._slots)
+        present = tuple([tuple([c >= 0 for c in row]) for row in slots])
+        if self._discard != self._discard_seen:  # the pile's cards, rebuilt when it changed
+            self._discard_seen = self._discard[:]
+            self._discard_cards = tuple([deck[c] for c in self._discard])
         holding: Card | None = None
         if self._drawn >= 0 and known[self._drawn] & bit:
             holding = deck[self._drawn]
@@ -1326,7 +1332,7 @@ class Round:
             caller=self.caller,
             grids=grids,
             present=present,
-            discard=tuple(deck[c] for c in self._discard),
+            discard=self._discard_cards,
             stock_size=len(self._stock),
             holding=holding,
             holding_from_stock=self._from_stock if self._drawn >= 0 else None,
