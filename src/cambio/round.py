@@ -83,6 +83,7 @@ import itertools
 import json
 import random
 from collections.abc import Iterable, Sequence
+from operator import itemgetter
 from typing import Any
 
 from .actions import (
@@ -94,6 +95,7 @@ from .actions import (
     opening_choices,
 )
 from .cards import Card
+from .derived import derived, shuffled_range
 from .errors import IllegalActionError
 from .events import Event, EventKind
 from .rules import Power, RuleSet, Step, ensure_valid
@@ -202,21 +204,31 @@ class Round:
             rules.snap.several,
         )
 
-        order = self._deal_order(deck)
+        table = derived(rules)
+        if deck is None and len(table.cards) < 2:  # too few to deal; said below
+            deck = ()
+        if deck is None:
+            # shuffle the deck's indices: the same permutation a shuffle of the cards
+            # makes, applied to each per-card table at C speed
+            perm = shuffled_range(seed, len(table.cards))
+            pick = itemgetter(*perm)
+            order = list(pick(table.cards))
+            self._value: list[int] = list(pick(table.values))
+            self._key: list[object] = list(pick(table.keys))
+            self._power: list[Power | None] = list(pick(table.powers))
+        else:
+            order = self._deal_order(deck)
+            info = [table.by_card[c] for c in order]
+            self._value = [v for v, _, _ in info]
+            self._key = [k for _, k, _ in info]
+            self._power = [pw for _, _, pw in info]
         need = n * self._G + 1
         if len(order) < need:
             raise ValueError(
                 f"a deck of {len(order)} cards cannot deal {n} grids of {self._G} and a discard"
             )
         self.deck: tuple[Card, ...] = tuple(order)
-        values = rules.values
-        self._value = [values.of(c) for c in order]
-        if rules.snap.match == "value":
-            self._key: list[object] = list(self._value)
-        else:
-            self._key = [c.rank for c in order]
         powers = rules.powers
-        self._power: list[Power | None] = [powers.power_of(c) for c in order]
         # Settings read on every decision, looked up once.
         self._take_ok = rules.turn.take_discard
         self._call_first = rules.call.allowed and rules.call.timing == "before-draw"
@@ -239,6 +251,9 @@ class Round:
             row = list(range(p * G, (p + 1) * G)) + [-1] * (P - G)
             self._slots.append(row)
         self._discard: list[int] = [n * G]
+        # the discard pile as cards, for views: rebuilt only when the pile changes
+        self._discard_seen: list[int] = []
+        self._discard_cards: tuple[Card, ...] = ()
         self._stock: list[int] = list(range(len(order) - 1, n * G, -1))
         self._known: list[int] = [0] * len(order)
         self._known[n * G] = self._ALL
@@ -283,12 +298,9 @@ class Round:
         self._start()
 
     # ------------------------------------------------------------------ set-up
-    def _deal_order(self, deck: Sequence[Card | str] | None) -> list[Card]:
-        full = self.rules.deck.cards()
+    def _deal_order(self, deck: Sequence[Card | str]) -> list[Card]:
+        full = list(derived(self.rules).cards)
         rng = random.Random(self.seed)
-        if deck is None:
-            rng.shuffle(full)
-            return full
         given = [_as_card(c) for c in deck]
         remaining = list(full)
         for card in given:
@@ -1384,11 +1396,14 @@ class Round:
         bit = 1 << player
         known = self._known
         deck = self.deck
+        slots = self._slots
         grids = tuple(
-            tuple(None if c < 0 or not known[c] & bit else deck[c] for c in row)
-            for row in self._slots
+            [tuple([deck[c] if c >= 0 and known[c] & bit else None for c in row]) for row in slots]
         )
-        present = tuple(tuple(c >= 0 for c in row) for row in self._slots)
+        present = tuple([tuple([c >= 0 for c in row]) for row in slots])
+        if self._discard != self._discard_seen:  # the pile's cards, rebuilt when it changed
+            self._discard_seen = self._discard[:]
+            self._discard_cards = tuple([deck[c] for c in self._discard])
         holding: Card | None = None
         if self._drawn >= 0 and known[self._drawn] & bit:
             holding = deck[self._drawn]
@@ -1408,7 +1423,7 @@ class Round:
             caller=self.caller,
             grids=grids,
             present=present,
-            discard=tuple(deck[c] for c in self._discard),
+            discard=self._discard_cards,
             stock_size=len(self._stock),
             holding=holding,
             holding_from_stock=self._from_stock if self._drawn >= 0 else None,
