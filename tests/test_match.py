@@ -910,3 +910,24 @@ def test_random_matches_finish_and_add_up(name: str) -> None:
         if i % 25 == 0:
             assert Match.replay(rules, m.actions, players=m.players, seed=i) == m
     assert rounds >= count
+
+
+@pytest.mark.parametrize("variant", ["elimination", "practice", "cabo"])
+def test_apply_returns_each_match_event_once(variant: str) -> None:
+    """Every match event is returned by exactly one apply, once (a new round's start was
+    returned twice when a round ended)."""
+    m = Match(variant, seed=3)
+    rng = random.Random(5)
+    returned: list[cambio.Event] = []
+    for _ in range(200_000):
+        if m.is_over:
+            break
+        ids = m.legal_action_ids()
+        returned.extend(m.apply(ids[rng.randrange(len(ids))]))
+    assert m.is_over
+    mine = [e for e in returned if isinstance(e.kind, MatchEventKind)]
+    assert len({id(e) for e in mine}) == len(mine)
+    logged = [e for e in m.events if isinstance(e.kind, MatchEventKind)]
+    assert mine == logged[len(logged) - len(mine) :]
+    starts = [e for e in mine if e.kind is MatchEventKind.ROUND_START]
+    assert len(starts) == len(m.records) - 1  # the first round's start comes with the deal

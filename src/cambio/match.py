@@ -898,8 +898,9 @@ class Match:
                 result=res,
             )
         )
-        follow = self._next(res, played, out_now)
-        return self._events[start:] + follow
+        logged = self._events[start:]
+        # _next logs its match events and returns them with the next round's deal
+        return logged + self._next(res, played, out_now)
 
     def _next(self, res: RoundResult, played: list[int], out_now: list[int]) -> list[Event]:
         """Decide whether the match goes on; deal the next round or end it."""
