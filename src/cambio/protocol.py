@@ -308,9 +308,12 @@ class Table:
         *,
         showing: int | None = None,
         meta: Mapping[str, Any] | None = None,
+        log: list[Event] | None = None,
     ) -> None:
         self.name = name
         self.match = match
+        self.log: list[Event] = _opening_log(match) if log is None else log
+        """Every event of the match so far, round and match events, in match seats."""
         self.bot_names: dict[int, str] = dict(sorted(bots.items()))
         self.showing = len(match.played_rounds) - 1 if showing is None else showing
         self.meta: dict[str, Any] = dict(meta or {})
@@ -427,7 +430,7 @@ class Table:
     def events(self, seat: int | None, since: int = 0) -> list[dict[str, Any]]:
         """The table's events from ``since`` as ``seat`` saw them (``None``: public only)."""
         viewer = -1 if seat is None else seat
-        log = self.match.events
+        log = self.log
         return [_event_json(log[i].as_seen_by(viewer), i) for i in range(since, len(log))]
 
     # -- changes -----------------------------------------------------------------------
@@ -474,7 +477,7 @@ class Table:
 
     def apply(self, action_id: int) -> None:
         """Apply a checked action id."""
-        self.match.apply(action_id)
+        self.log.extend(self.match.apply(action_id))
 
     def bot_step(self) -> bool:
         """Let one bot decide, if the round waits for one or a bot may snap; True if one did."""
@@ -490,14 +493,14 @@ class Table:
                     continue
                 chosen = self._bots[p].react(view, snaps)
                 if chosen is not None:
-                    m.apply(chosen)
+                    self.log.extend(m.apply(chosen))
                     return True
         actor = m.to_act
         if actor is not None and actor in self._bots:
             view = m.view(actor).round
             if view is None:  # pragma: no cover - the player to act always plays the round
                 return False
-            m.apply(self._bots[actor].act(view, m.legal_actions(actor)))
+            self.log.extend(m.apply(self._bots[actor].act(view, m.legal_actions(actor))))
             return True
         return False
 
@@ -534,7 +537,11 @@ class Table:
         if not isinstance(data, dict) or data.get("format") != TABLE_FORMAT:
             raise ProtocolError("bad-save", f"not a saved table (format {TABLE_FORMAT!r})")
         try:
-            match = Match.from_dict(data["match"])
+            checked = Match.from_dict(data["match"])  # every action checked as replayed
+            match = Match(checked.rules, checked.players, seed=checked.seed, decks=checked.decks)
+            log = _opening_log(match)
+            for action in checked.actions:  # replayed again to rebuild the event log
+                log.extend(match.apply(action))
             bots = _bots_from(data.get("bots", {}), match.players)
             showing = data.get("showing", 0)
             if type(showing) is not int or not 0 <= showing < len(match.played_rounds):
@@ -545,11 +552,18 @@ class Table:
             table_name = name or data.get("name")
             if not isinstance(table_name, str):
                 raise ValueError("a saved table needs a name")
-            return cls(table_name, match, bots, showing=showing, meta=meta)
+            return cls(table_name, match, bots, showing=showing, meta=meta, log=log)
         except ProtocolError as error:
             raise ProtocolError("bad-save", error.message) from None
         except (ValueError, TypeError, KeyError, IndexError, RuleSetError) as error:
             raise ProtocolError("bad-save", f"cannot load the table: {error}") from None
+
+
+def _opening_log(match: Match) -> list[Event]:
+    """The events of a match that no action has touched yet (the deal of round one)."""
+    if match.actions:
+        raise ValueError("the opening log of a match already under way is unknown")
+    return [*match.events, *match.round.events]
 
 
 def _bots_from(raw: object, players: int) -> dict[int, str]:
@@ -776,7 +790,7 @@ class Engine:
                 "$.at",
             )
         action_id = table.resolve(seat, msg["action"])
-        before = len(table.match.events)
+        before = len(table.log)
         table.apply(action_id)
         self._bots_move(table)
         self.persist(table)
@@ -792,7 +806,7 @@ class Engine:
     def _on_events(self, msg: dict[str, Any]) -> dict[str, Any]:
         table = self.table(msg["table"])
         seat = self._seat(table, msg["seat"], acting=False)
-        since = min(msg.get("since", 0), len(table.match.events))
+        since = min(msg.get("since", 0), len(table.log))
         events = table.events(seat, since)
         return {
             "type": "events",

@@ -240,7 +240,7 @@ class GameServer:
             checked = self.engine.check({**request, "seat": 0})
             if kind == "view":
                 return {"type": "view", "view": table.view(None), "legal": []}
-            since = min(checked.get("since", 0), len(table.match.events))
+            since = min(checked.get("since", 0), len(table.log))
             events = table.events(None, since)
             return {
                 "type": "events",
