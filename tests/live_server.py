@@ -33,9 +33,9 @@ class LiveServer:
 
     def __init__(self, store: Path, *options: str) -> None:
         env = {**os.environ, "PYTHONPATH": _SRC + os.pathsep + os.environ.get("PYTHONPATH", "")}
+        command = [sys.executable, "-m", "cambio", "serve", "--port", "0", "--store", str(store)]
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "cambio", "serve", "--port", "0", "--store", str(store)]
-            + list(options),
+            [*command, *options],
             stdout=subprocess.PIPE,
             text=True,
             env=env,
