@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+import cambio
 from cambio import Match, Round
 from test_properties import random_choice
 
@@ -160,3 +161,11 @@ def test_the_attack_reaches_a_list_behind_a_private_attribute() -> None:
     shared = [1, 2, 3]
     attack((_Handle(shared), ({"a": [4]}, frozenset({5}))))
     assert shared != [1, 2, 3]
+
+
+def test_rulesets_built_apart_share_nothing_mutable() -> None:
+    """Changing one RuleSet's tables (they are plain dicts) never changes another's."""
+    first, second = cambio.RuleSet(), cambio.RuleSet()
+    shared = {id(x) for x in reachable(first)} & {id(x) for x in reachable(second)}
+    mutable = [x for x in reachable(first) if id(x) in shared and isinstance(x, (dict, list, set))]
+    assert mutable == []
