@@ -117,3 +117,11 @@ def test_speed_reports_every_figure_with_its_target() -> None:
     for key in figures:
         assert out[key] > 0
         assert {"target", "kind", "met"} <= set(out["targets"][key])
+
+
+def test_server_benchmark_runs() -> None:
+    out = _run("bench_server.py", "--tables", "2")
+    for key in ("actions", "actions_per_second", "p50_ms", "p95_ms", "errors", "failed_tables"):
+        assert key in out
+    assert out["actions"] > 0
+    assert out["errors"] == out["failed_tables"] == out["inconsistent_tables"] == 0

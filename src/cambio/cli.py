@@ -464,6 +464,60 @@ register(
 
 
 # ---------------------------------------------------------------------------------------
+# cambio engine and cambio serve: the JSON protocol (protocol.py, engine.py, server/)
+
+
+def _engine_arguments(parser: argparse.ArgumentParser) -> None:
+    from .engine import add_arguments
+
+    add_arguments(parser)
+
+
+def _engine(args: argparse.Namespace) -> int:
+    from .engine import run_command
+
+    return run_command(args)
+
+
+def _serve_arguments(parser: argparse.ArgumentParser) -> None:
+    from .server.options import add_arguments
+
+    add_arguments(parser)
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from .server.options import run_command
+
+    return run_command(args)
+
+
+register(
+    Command(
+        "engine",
+        help="speak the JSON protocol on standard input and output",
+        description="Read one JSON request per line and answer each with one JSON line: "
+        "create tables, ask for a seat's view and legal actions, act, save and load "
+        "(the protocol page of the docs lists every message). Bad input gets an error "
+        "reply; the end of input stops the engine.",
+        arguments=_engine_arguments,
+        run=_engine,
+    )
+)
+register(
+    Command(
+        "serve",
+        help="serve tables over HTTP and WebSockets, with the web table at /",
+        description="Run the game server (needs the server extra: pip install "
+        "'cambio-rules[server]'): create tables over HTTP, join them by link, play over "
+        "WebSockets; every table is saved after each action and resumed on restart. "
+        "Listens on 127.0.0.1 unless --host says otherwise.",
+        arguments=_serve_arguments,
+        run=_serve,
+    )
+)
+
+
+# ---------------------------------------------------------------------------------------
 # cambio show
 
 

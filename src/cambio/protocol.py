@@ -1,0 +1,904 @@
+"""The cambio protocol: JSON messages that drive tables, shared by every transport.
+
+A client sends one JSON object per message (a *request*); the engine answers each with
+exactly one *reply*, an ``error`` reply when it refuses. ``cambio engine`` speaks it on
+standard input and output, one message per line; ``cambio serve`` speaks it over
+WebSockets. Both hand every message to the same :class:`Engine`.
+
+Every request and reply is described by a JSON Schema shipped in the package
+(:func:`schema`), and requests are checked against it before anything else happens.
+A refused request never changes any table.
+
+>>> engine = Engine()
+>>> engine.handle_text('{"type": "hello", "id": 1}')["protocol"]
+1
+>>> reply = engine.handle({"type": "create", "variant": "practice", "seed": 7})
+>>> reply["type"], reply["table"], reply["players"]
+('created', 't1', 3)
+>>> view = engine.handle({"type": "view", "table": "t1", "seat": 1})
+>>> view["view"]["to_act"], [a["text"] for a in view["legal"]]
+(1, ['P1 draw', 'P1 take', 'P1 call'])
+>>> engine.handle({"type": "act", "table": "t1", "seat": 1, "action": "take"})["type"]
+'acted'
+>>> error = engine.handle({"type": "act", "table": "t1", "seat": 0, "action": "draw"})
+>>> error["code"], error["message"]
+('illegal-action', 'P0 has no legal action now (the table waits for P1)')
+>>> engine.handle_text("not json")["code"]
+'bad-json'
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+import sys
+import tempfile
+from collections.abc import Callable, Iterator, Mapping
+from functools import cache
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+from . import __version__
+from .actions import Action
+from .bots import BOT_NAMES, Bot, derive_seed, make_bot
+from .cards import Card
+from .errors import IllegalActionError, RuleSetError
+from .events import Event
+from .loading import available_variants, load_ruleset, ruleset_from_toml, variant_summaries
+from .match import Match
+from .round import Round
+from .rules import RuleSet
+from .scoring import RoundResult
+from .views import PlayerView
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
+
+__all__ = [
+    "ERROR_CODES",
+    "MAX_MESSAGE_BYTES",
+    "PROTOCOL_VERSION",
+    "REQUEST_TYPES",
+    "TABLE_FORMAT",
+    "Engine",
+    "ProtocolError",
+    "Table",
+    "schema",
+]
+
+PROTOCOL_VERSION = 1
+"""The protocol's version; ``hello`` reports it and a client may ask for it."""
+
+MAX_MESSAGE_BYTES = 64 * 1024
+"""The default limit on one message's size, in bytes of UTF-8."""
+
+TABLE_FORMAT = "cambio-table/1"
+"""The ``format`` of a saved table (``save`` replies and the server's table files)."""
+
+ERROR_CODES: dict[str, str] = {
+    "bad-json": "the message is not JSON (or not UTF-8)",
+    "bad-message": "the message is JSON but not an object",
+    "too-large": "the message is longer than the limit",
+    "missing-field": "a field the message type requires is missing",
+    "bad-field": "a field has the wrong type or value, or is not part of the message",
+    "unknown-type": "no request has this type",
+    "unsupported-version": "the engine does not speak the protocol version asked for",
+    "unknown-table": "no table has this name",
+    "table-exists": "a table already has this name",
+    "too-many-tables": "the engine holds as many tables as it may",
+    "wrong-seat": "the seat does not exist, is played by a bot, or is not this connection's",
+    "illegal-action": "the action is not legal for this seat now",
+    "stale-action": "the action answers an earlier position (at differs): resent or too late",
+    "round-over": "the round shown is over: ask for next-round",
+    "not-between-rounds": "next-round while a round is still being played",
+    "match-over": "the match is over",
+    "bad-rules": "the profile or rule text cannot be loaded, or the table cannot seat that",
+    "bad-save": "the save document cannot be loaded",
+    "unauthorized": "no token, or a token that opens no seat",
+    "expired-token": "the token's table has expired",
+    "forbidden": "this connection may not send this request",
+    "rate-limited": "too many actions per second on this connection",
+    "internal": "the engine failed; the table is unchanged",
+}
+"""Every error code a reply may carry, with what it means."""
+
+REQUEST_TYPES = (
+    "hello",
+    "variants",
+    "create",
+    "view",
+    "act",
+    "events",
+    "save",
+    "load",
+    "next-round",
+    "close",
+)
+"""The request types, in the order the docs list them."""
+
+_MAX_BOT_STEPS = 100_000
+_AUTO_NAME = re.compile(r"^t[0-9]+$")
+
+
+class ProtocolError(Exception):
+    """A refused request: ``code`` (one of :data:`ERROR_CODES`), a message, a JSON path."""
+
+    def __init__(self, code: str, message: str, where: str = "") -> None:
+        if code not in ERROR_CODES:  # pragma: no cover - a programming mistake
+            raise ValueError(f"unknown error code {code!r}")
+        self.code = code
+        self.message = message
+        self.where = where
+        super().__init__(f"{code}: {message}")
+
+    def reply(self, reply_to: object = None) -> dict[str, Any]:
+        """This error as an ``error`` reply."""
+        out: dict[str, Any] = {"type": "error", "code": self.code, "message": self.message}
+        if self.where:
+            out["where"] = self.where
+        if reply_to is not None:
+            out["reply_to"] = reply_to
+        return out
+
+
+# ---------------------------------------------------------------------------------------
+# Schemas
+
+
+@cache
+def _schema_text() -> str:
+    return files("cambio.schemas").joinpath("protocol.json").read_text(encoding="utf-8")
+
+
+def schema() -> dict[str, Any]:
+    """The protocol's JSON Schema document (a fresh copy): ``$defs`` holds every message.
+
+    >>> s = schema()
+    >>> s["version"] == PROTOCOL_VERSION, "request.act" in s["$defs"]
+    (True, True)
+    """
+    data: dict[str, Any] = json.loads(_schema_text())
+    return data
+
+
+@cache
+def _defs() -> dict[str, Any]:
+    defs: dict[str, Any] = schema()["$defs"]
+    return defs
+
+
+_JSON_TYPES: dict[str, Callable[[object], bool]] = {
+    "object": lambda v: isinstance(v, dict),
+    "array": lambda v: isinstance(v, list),
+    "string": lambda v: isinstance(v, str),
+    "integer": lambda v: type(v) is int,
+    "number": lambda v: type(v) in (int, float),
+    "boolean": lambda v: isinstance(v, bool),
+    "null": lambda v: v is None,
+}
+
+
+def _describe(value: object) -> str:
+    text = json.dumps(value) if not isinstance(value, (dict, list)) else type(value).__name__
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _check(node: Mapping[str, Any], value: object, where: str) -> None:
+    """Check ``value`` against the subset of JSON Schema the protocol's requests use."""
+    if "$ref" in node:
+        _check(_defs()[node["$ref"].rsplit("/", 1)[1]], value, where)
+        return
+    if "const" in node and value != node["const"]:
+        raise ProtocolError("bad-field", f"expected {node['const']!r}", where)
+    if "enum" in node and value not in node["enum"]:
+        raise ProtocolError("bad-field", f"expected one of {node['enum']}", where)
+    kinds = node.get("type")
+    if kinds is not None:
+        kinds = [kinds] if isinstance(kinds, str) else kinds
+        if not any(_JSON_TYPES[k](value) for k in kinds):
+            raise ProtocolError(
+                "bad-field", f"expected {' or '.join(kinds)}, found {_describe(value)}", where
+            )
+    if isinstance(value, str):
+        if len(value) > node.get("maxLength", len(value)) or len(value) < node.get("minLength", 0):
+            raise ProtocolError("bad-field", "text of the wrong length", where)
+        if "pattern" in node and not re.search(node["pattern"], value):
+            raise ProtocolError("bad-field", f"expected text matching {node['pattern']}", where)
+    if type(value) is int and not node.get("minimum", value) <= value <= node.get("maximum", value):
+        raise ProtocolError("bad-field", f"{value} is out of range", where)
+    if isinstance(value, list):
+        if len(value) > node.get("maxItems", len(value)):
+            raise ProtocolError("bad-field", "too many items", where)
+        if len(value) < node.get("minItems", 0):
+            raise ProtocolError("bad-field", "too few items", where)
+        if "items" in node:
+            for i, item in enumerate(value):
+                _check(node["items"], item, f"{where}[{i}]")
+    if isinstance(value, dict):
+        for key in node.get("required", ()):
+            if key not in value:
+                raise ProtocolError("missing-field", f"missing field {key!r}", f"{where}.{key}")
+        props: Mapping[str, Any] = node.get("properties", {})
+        if len(value) > node.get("maxProperties", len(value)):
+            raise ProtocolError("bad-field", "too many entries", where)
+        for key, item in value.items():
+            at = f"{where}.{key}"
+            if "propertyNames" in node:
+                _check(node["propertyNames"], key, at)
+            if key in props:
+                _check(props[key], item, at)
+            elif node.get("additionalProperties") is False:
+                raise ProtocolError("bad-field", f"unexpected field {key!r}", at)
+            elif isinstance(node.get("additionalProperties"), dict):
+                _check(node["additionalProperties"], item, at)
+
+
+# ---------------------------------------------------------------------------------------
+# JSON forms of engine records
+
+
+def _card(card: Card | None) -> str | None:
+    return None if card is None else str(card)
+
+
+def _action_json(action: Action, action_id: int) -> dict[str, Any]:
+    return {
+        "id": action_id,
+        "text": str(action),
+        "kind": action.kind.value,
+        "player": action.player,
+        "positions": [list(p) for p in action.positions],
+    }
+
+
+def _event_json(event: Event, index: int) -> dict[str, Any]:
+    return {
+        "index": index,
+        "kind": event.kind,
+        "player": event.player,
+        "positions": [list(p) for p in event.positions],
+        "cards": [_card(c) for c in event.cards],
+        "note": event.note,
+        "text": str(event),
+    }
+
+
+def _result_json(result: RoundResult, seats: tuple[int, ...]) -> dict[str, Any]:
+    """A round's result in match seats (``seats[r]`` is round seat ``r``)."""
+    return {
+        "reason": result.reason,
+        "caller": None if result.caller is None else seats[result.caller],
+        "winners": [seats[w] for w in result.winners],
+        "seats": list(seats),
+        "totals": list(result.totals),
+        "scores": list(result.scores),
+        "hands": [
+            [{"position": h.position, "card": str(h.card), "value": h.value} for h in hand]
+            for hand in result.hands
+        ],
+    }
+
+
+def _normalise(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+# ---------------------------------------------------------------------------------------
+# Tables
+
+
+class Table:
+    """One table: a :class:`~cambio.match.Match`, its bots, and the round on show.
+
+    Between two rounds of a match the finished round stays on show (its final reveal
+    and scores) until somebody asks for ``next-round``; meanwhile nobody may act.
+    ``meta`` is free data that a transport keeps with the table (the server's tokens).
+    """
+
+    def __init__(
+        self,
+        name: str,
+        match: Match,
+        bots: Mapping[int, str],
+        *,
+        showing: int | None = None,
+        meta: Mapping[str, Any] | None = None,
+        log: list[Event] | None = None,
+    ) -> None:
+        self.name = name
+        self.match = match
+        self.log: list[Event] = _opening_log(match) if log is None else log
+        """Every event of the match so far, round and match events, in match seats."""
+        self.bot_names: dict[int, str] = dict(sorted(bots.items()))
+        self.showing = len(match.played_rounds) - 1 if showing is None else showing
+        self.meta: dict[str, Any] = dict(meta or {})
+        self._bots: dict[int, Bot] = {seat: make_bot(n) for seat, n in self.bot_names.items()}
+        self._asked: set[tuple[int, int]] = set()
+        self._reset_bots()
+
+    # -- state -------------------------------------------------------------------------
+    @property
+    def at(self) -> int:
+        """How many actions the table has applied (the sequence number ``act`` checks)."""
+        return len(self.match.actions)
+
+    @property
+    def between_rounds(self) -> bool:
+        """The round on show is over and the match has dealt the next one."""
+        return self.showing < len(self.match.played_rounds) - 1
+
+    def _shown(self) -> tuple[Round, tuple[int, ...]]:
+        """The round on show and its seats (round seat ``r`` is match seat ``seats[r]``)."""
+        m = self.match
+        if self.showing < len(m.records):
+            return m.played_rounds[self.showing], m.records[self.showing].players
+        return m.round, m.round_seats
+
+    def _reset_bots(self) -> None:
+        for seat, bot in self._bots.items():
+            bot.reset(seat, self.match.rules, derive_seed(self.match.seed, self.showing, seat))
+        self._asked.clear()
+
+    # -- views -------------------------------------------------------------------------
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """The JSON view of match seat ``seat`` (``None``: a spectator, public only)."""
+        m = self.match
+        rnd, seats = self._shown()
+        n = m.players
+        index = {s: r for r, s in enumerate(seats)}
+        reference = rnd.view(0)
+        own: PlayerView | None = None
+        if seat is not None and seat in index:
+            own = rnd.view(index[seat])
+        shown = own if own is not None else reference
+
+        def match_seat(r: int | None) -> int | None:
+            return None if r is None else seats[r]
+
+        grids: list[list[str | None]] = [[] for _ in range(n)]
+        present: list[list[bool]] = [[] for _ in range(n)]
+        for r, s in enumerate(seats):
+            present[s] = list(reference.present[r])
+            if own is not None:
+                grids[s] = [_card(c) for c in own.grids[r]]
+            else:
+                grids[s] = [None] * len(reference.present[r])
+        holding = shown.holding if own is not None else None
+        if own is None and reference.holding_from_stock is False:
+            holding = reference.holding  # taken from the discard pile: public
+        result = rnd.result
+        records = m.records
+        step = shown.power_step
+        return {
+            "table": self.name,
+            "seat": seat,
+            "players": n,
+            "rules": m.rules.name,
+            "at": self.at,
+            "round": self.showing + 1,
+            "between_rounds": self.between_rounds,
+            "match_over": m.is_over and self.showing == len(m.played_rounds) - 1,
+            "phase": shown.phase,
+            "current": seats[shown.current],
+            "to_act": None if self.between_rounds else match_seat(shown.to_act),
+            "caller": match_seat(shown.caller),
+            "grid_size": shown.grid_size,
+            "round_seats": list(seats),
+            "grids": grids,
+            "present": present,
+            "discard_top": _card(shown.top_discard),
+            "discard_size": len(shown.discard),
+            "stock_size": shown.stock_size,
+            "holding": _card(holding),
+            "holding_from_stock": shown.holding_from_stock,
+            "power": shown.power,
+            "power_step": None
+            if step is None
+            else f"{step.action} {step.scope}" + (" (optional)" if step.optional else ""),
+            "window_open": shown.window_open,
+            "opening_positions": list(own.opening_positions) if own is not None else [],
+            "bots": {str(s): name for s, name in self.bot_names.items()},
+            "result": None if result is None else _result_json(result, seats),
+            "match": {
+                "round_number": self.showing + 1,
+                "totals": list(records[self.showing].totals)
+                if self.showing < len(records)
+                else list(m.totals),
+                "rounds": [
+                    {"number": r.number, "scores": list(r.scores), "totals": list(r.totals)}
+                    for r in records[: self.showing + (1 if result is not None else 0)]
+                ],
+                "eliminated": list(m.eliminated),
+                "over": m.is_over,
+                "winners": [] if m.result is None else list(m.result.winners),
+                "reason": None if m.result is None else m.result.reason,
+            },
+        }
+
+    def legal(self, seat: int | None) -> list[dict[str, Any]]:
+        """The legal actions of ``seat`` now (none between rounds or for a spectator)."""
+        if seat is None or self.between_rounds or self.match.is_over:
+            return []
+        m = self.match
+        return [_action_json(m.space.decode(i), i) for i in m.legal_action_ids(seat)]
+
+    def events(self, seat: int | None, since: int = 0) -> list[dict[str, Any]]:
+        """The table's events from ``since`` as ``seat`` saw them (``None``: public only)."""
+        viewer = -1 if seat is None else seat
+        log = self.log
+        return [_event_json(log[i].as_seen_by(viewer), i) for i in range(since, len(log))]
+
+    # -- changes -----------------------------------------------------------------------
+    def resolve(self, seat: int, action: object) -> int:
+        """The id of the action ``seat`` asks for (an id or a text); errors if not legal."""
+        m = self.match
+        if m.is_over and not self.between_rounds:
+            raise ProtocolError("match-over", "the match is over")
+        if self.between_rounds:
+            raise ProtocolError("round-over", "the round is over: ask for next-round")
+        legal = m.legal_action_ids(seat)
+        if type(action) is int:
+            if not 0 <= action < m.space.size:
+                raise ProtocolError("illegal-action", f"there is no action {action}", "$.action")
+            decoded = m.space.decode(action)
+            if decoded.player != seat:
+                raise ProtocolError(
+                    "wrong-seat", f"action {action} ({decoded}) is P{decoded.player}'s", "$.action"
+                )
+            if action not in legal:
+                try:
+                    m.verify(action)
+                except IllegalActionError as error:
+                    raise ProtocolError("illegal-action", str(error), "$.action") from None
+                raise ProtocolError("illegal-action", f"{decoded} is not legal now", "$.action")
+            return action
+        wanted = _normalise(str(action))
+        prefix = f"p{seat} "
+        for i in legal:
+            text = _normalise(str(m.space.decode(i)))
+            if wanted in (text, text.removeprefix(prefix)):
+                return i
+        if not legal:
+            waiting = "" if m.to_act is None else f" (the table waits for P{m.to_act})"
+            raise ProtocolError(
+                "illegal-action", f"P{seat} has no legal action now{waiting}", "$.action"
+            )
+        raise ProtocolError(
+            "illegal-action",
+            f"no legal action of P{seat} reads {str(action)!r}; legal: "
+            + ", ".join(str(m.space.decode(i)) for i in legal),
+            "$.action",
+        )
+
+    def apply(self, action_id: int) -> None:
+        """Apply a checked action id."""
+        self.log.extend(self.match.apply(action_id))
+
+    def bot_step(self) -> bool:
+        """Let one bot decide, if the round waits for one or a bot may snap; True if one did."""
+        m = self.match
+        if self.between_rounds or m.is_over:
+            return False
+        for p in m.reactors:
+            if p in self._bots and (self.at, p) not in self._asked:
+                self._asked.add((self.at, p))
+                view = m.view(p).round
+                snaps = [a for a in m.legal_actions(p) if a.kind.value == "snap"]
+                if view is None or not snaps:
+                    continue
+                chosen = self._bots[p].react(view, snaps)
+                if chosen is not None:
+                    self.log.extend(m.apply(chosen))
+                    return True
+        actor = m.to_act
+        if actor is not None and actor in self._bots:
+            view = m.view(actor).round
+            if view is None:  # pragma: no cover - the player to act always plays the round
+                return False
+            self.log.extend(m.apply(self._bots[actor].act(view, m.legal_actions(actor))))
+            return True
+        return False
+
+    def run_bots(self) -> None:
+        """Let the bots move until a person must decide (bounded)."""
+        for _ in range(_MAX_BOT_STEPS):
+            if not self.bot_step():
+                return
+
+    def next_round(self) -> None:
+        """Show the next round of the match (only between rounds)."""
+        if not self.between_rounds:
+            if self.match.is_over:
+                raise ProtocolError("match-over", "the match is over: there is no next round")
+            raise ProtocolError("not-between-rounds", "the current round is still being played")
+        self.showing += 1
+        self._reset_bots()
+
+    # -- saving ------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        """The table as a save document (:meth:`from_dict` reads it back)."""
+        return {
+            "format": TABLE_FORMAT,
+            "name": self.name,
+            "match": self.match.to_dict(),
+            "bots": {str(s): n for s, n in self.bot_names.items()},
+            "showing": self.showing,
+            "meta": self.meta,
+        }
+
+    @classmethod
+    def from_dict(cls, data: object, name: str | None = None) -> Table:
+        """A table from :meth:`to_dict`'s document; ``ProtocolError('bad-save')`` if not one."""
+        if not isinstance(data, dict) or data.get("format") != TABLE_FORMAT:
+            raise ProtocolError("bad-save", f"not a saved table (format {TABLE_FORMAT!r})")
+        try:
+            checked = Match.from_dict(data["match"])  # every action checked as replayed
+            match = Match(checked.rules, checked.players, seed=checked.seed, decks=checked.decks)
+            log = _opening_log(match)
+            for action in checked.actions:  # replayed again to rebuild the event log
+                log.extend(match.apply(action))
+            bots = _bots_from(data.get("bots", {}), match.players)
+            showing = data.get("showing", 0)
+            if type(showing) is not int or not 0 <= showing < len(match.played_rounds):
+                raise ValueError(f"bad showing {showing!r}")
+            meta = data.get("meta", {})
+            if not isinstance(meta, dict):
+                raise ValueError("meta must be an object")
+            table_name = name or data.get("name")
+            if not isinstance(table_name, str):
+                raise ValueError("a saved table needs a name")
+            return cls(table_name, match, bots, showing=showing, meta=meta, log=log)
+        except ProtocolError as error:
+            raise ProtocolError("bad-save", error.message) from None
+        except (ValueError, TypeError, KeyError, IndexError, RuleSetError) as error:
+            raise ProtocolError("bad-save", f"cannot load the table: {error}") from None
+
+
+def _opening_log(match: Match) -> list[Event]:
+    """The events of a match that no action has touched yet (the deal of round one)."""
+    if match.actions:
+        raise ValueError("the opening log of a match already under way is unknown")
+    return [*match.events, *match.round.events]
+
+
+def _bots_from(raw: object, players: int) -> dict[int, str]:
+    if not isinstance(raw, dict):
+        raise ProtocolError("bad-field", "bots must map seats to bot names", "$.bots")
+    out: dict[int, str] = {}
+    for key, name in raw.items():
+        where = f"$.bots.{key}"
+        if not isinstance(key, str) or not key.isdigit() or int(key) >= players:
+            raise ProtocolError("wrong-seat", f"there is no seat {key} at this table", where)
+        if not isinstance(name, str) or name.strip().lower() not in BOT_NAMES:
+            raise ProtocolError(
+                "bad-field", f"unknown bot {name!r}; bots: {', '.join(BOT_NAMES)}", where
+            )
+        out[int(key)] = name.strip().lower()
+    return out
+
+
+# ---------------------------------------------------------------------------------------
+# The engine
+
+
+class Engine:
+    """Every table of one engine process, and the one function that answers a message.
+
+    ``store`` (a folder) keeps every table on disk: each change is written atomically to
+    ``STORE/TABLE.json``, and a new engine on the same folder resumes every table at its
+    last applied action. ``max_tables`` and ``max_bytes`` are the limits.
+    """
+
+    def __init__(
+        self,
+        *,
+        store: str | os.PathLike[str] | None = None,
+        max_tables: int = 1000,
+        max_bytes: int = MAX_MESSAGE_BYTES,
+        auto_bots: bool = True,
+    ) -> None:
+        self.tables: dict[str, Table] = {}
+        self.auto_bots = auto_bots
+        """Bots move at once after each change; a server that paces them turns this off."""
+        self.max_tables = max_tables
+        self.max_bytes = max_bytes
+        self.store = None if store is None else Path(store)
+        self._counter = 0
+        if self.store is not None:
+            self.store.mkdir(parents=True, exist_ok=True)
+            for path in sorted(self.store.glob("*.json")):
+                table = Table.from_dict(json.loads(path.read_text(encoding="utf-8")))
+                self.tables[table.name] = table
+                self._bots_move(table)
+
+    # -- persistence -------------------------------------------------------------------
+    def persist(self, table: Table) -> None:
+        """Write ``table`` to the store (atomically: a temporary file, fsync, rename)."""
+        if self.store is None:
+            return
+        text = json.dumps(table.to_dict(), separators=(",", ":"))
+        fd, tmp = tempfile.mkstemp(prefix=f".{table.name}.", suffix=".tmp", dir=self.store)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                out.write(text)
+                out.flush()
+                os.fsync(out.fileno())
+            os.replace(tmp, self.store / f"{table.name}.json")
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+
+    def _forget(self, name: str) -> None:
+        self.tables.pop(name, None)
+        if self.store is not None:
+            (self.store / f"{name}.json").unlink(missing_ok=True)
+
+    # -- entry points ------------------------------------------------------------------
+    def handle_text(self, text: str | bytes) -> dict[str, Any]:
+        """Answer one message given as text (a line of ``cambio engine``'s input)."""
+        size = len(text) if isinstance(text, bytes) else len(text.encode("utf-8", "replace"))
+        if size > self.max_bytes:
+            return ProtocolError(
+                "too-large", f"the message has {size} bytes; the limit is {self.max_bytes}"
+            ).reply()
+        try:
+            message = json.loads(text)
+        except (ValueError, RecursionError) as error:
+            return ProtocolError("bad-json", f"not JSON: {error}").reply()
+        return self.handle(message)
+
+    def handle(self, message: object) -> dict[str, Any]:
+        """Answer one decoded message; never raises for anything a client sends."""
+        reply_to = message.get("id") if isinstance(message, dict) else None
+        if isinstance(reply_to, (dict, list, float, bool)):
+            reply_to = None
+        try:
+            reply = self._dispatch(message)
+        except ProtocolError as error:
+            return error.reply(reply_to)
+        except Exception as error:  # pragma: no cover - a bug, reported not raised
+            return ProtocolError("internal", f"{type(error).__name__}: {error}").reply(reply_to)
+        if reply_to is not None:
+            reply["reply_to"] = reply_to
+        return reply
+
+    def check(self, message: object) -> dict[str, Any]:
+        """The message checked against its request schema; ``ProtocolError`` if it fails."""
+        if not isinstance(message, dict):
+            raise ProtocolError("bad-message", "a message must be a JSON object")
+        kind = message.get("type")
+        if kind is None:
+            raise ProtocolError("missing-field", "a message needs a type", "$.type")
+        if not isinstance(kind, str) or kind not in REQUEST_TYPES:
+            raise ProtocolError(
+                "unknown-type",
+                f"unknown message type {_describe(kind)}; types: {', '.join(REQUEST_TYPES)}",
+                "$.type",
+            )
+        _check(_defs()[f"request.{kind}"], message, "$")
+        return message
+
+    def _dispatch(self, message: object) -> dict[str, Any]:
+        msg = self.check(message)
+        handler: Callable[[dict[str, Any]], dict[str, Any]] = getattr(
+            self, "_on_" + msg["type"].replace("-", "_")
+        )
+        return handler(msg)
+
+    def table(self, name: str) -> Table:
+        """The table called ``name``, or ``ProtocolError('unknown-table')``."""
+        try:
+            return self.tables[name]
+        except KeyError:
+            raise ProtocolError("unknown-table", f"no table {name!r}", "$.table") from None
+
+    def _seat(self, table: Table, seat: int, *, acting: bool) -> int:
+        if seat >= table.match.players:
+            raise ProtocolError("wrong-seat", f"table {table.name} has no seat {seat}", "$.seat")
+        if acting and seat in table.bot_names:
+            raise ProtocolError("wrong-seat", f"seat {seat} is played by a bot", "$.seat")
+        return seat
+
+    def _new_name(self) -> str:
+        while True:
+            self._counter += 1
+            name = f"t{self._counter}"
+            if name not in self.tables:
+                return name
+
+    def _bots_move(self, table: Table) -> None:
+        if self.auto_bots:
+            table.run_bots()
+
+    def _add(self, table: Table) -> None:
+        self.tables[table.name] = table
+        self._bots_move(table)
+        self.persist(table)
+
+    def _room_for(self, name: str | None) -> str:
+        if name is not None and name in self.tables:
+            raise ProtocolError("table-exists", f"a table is already called {name!r}", "$.table")
+        if len(self.tables) >= self.max_tables:
+            raise ProtocolError(
+                "too-many-tables", f"this engine holds at most {self.max_tables} tables"
+            )
+        return name if name is not None else self._new_name()
+
+    # -- handlers ----------------------------------------------------------------------
+    def _on_hello(self, msg: dict[str, Any]) -> dict[str, Any]:
+        wanted = msg.get("protocol", PROTOCOL_VERSION)
+        if wanted != PROTOCOL_VERSION:
+            raise ProtocolError(
+                "unsupported-version",
+                f"this engine speaks protocol {PROTOCOL_VERSION}, not {wanted}",
+                "$.protocol",
+            )
+        return {
+            "type": "hello",
+            "protocol": PROTOCOL_VERSION,
+            "engine": "cambio-rules",
+            "version": __version__,
+            "requests": list(REQUEST_TYPES),
+            "limits": {"max_bytes": self.max_bytes, "max_tables": self.max_tables},
+        }
+
+    def _on_variants(self, msg: dict[str, Any]) -> dict[str, Any]:
+        variants = []
+        for name, summary in variant_summaries().items():
+            rules = load_ruleset(name)
+            p = rules.players
+            variants.append(
+                {
+                    "name": name,
+                    "summary": summary,
+                    "players": {"min": p.min, "max": p.max, "default": p.default},
+                }
+            )
+        return {"type": "variants", "variants": variants, "bots": dict(BOT_NAMES)}
+
+    def _on_create(self, msg: dict[str, Any]) -> dict[str, Any]:
+        name = self._room_for(msg.get("table"))
+        rules = _rules_of(msg)
+        seed: int = msg["seed"] if "seed" in msg else secrets.randbelow(2**63)
+        try:
+            match = Match(rules, msg.get("players"), seed=seed, decks=msg.get("decks"))
+            for deck in match.decks[1:]:  # later rounds' decks are dealt later: check now
+                if deck is not None:
+                    Round(rules, match.players, seed=0, deck=deck)
+        except (ValueError, TypeError) as error:
+            where = "$.decks" if "deck" in str(error) or "card" in str(error) else "$.players"
+            raise ProtocolError("bad-rules", str(error), where) from None
+        bots = _bots_from(msg.get("bots", {}), match.players)
+        table = Table(name, match, bots)
+        self._add(table)
+        return {"type": "created", **_summary(table)}
+
+    def _on_view(self, msg: dict[str, Any]) -> dict[str, Any]:
+        table = self.table(msg["table"])
+        seat = self._seat(table, msg["seat"], acting=False)
+        return {"type": "view", "view": table.view(seat), "legal": table.legal(seat)}
+
+    def _on_act(self, msg: dict[str, Any]) -> dict[str, Any]:
+        table = self.table(msg["table"])
+        seat = self._seat(table, msg["seat"], acting=True)
+        at = msg.get("at")
+        if at is not None and at != table.at:
+            raise ProtocolError(
+                "stale-action",
+                f"the action answers position {at}, but the table is at {table.at}",
+                "$.at",
+            )
+        action_id = table.resolve(seat, msg["action"])
+        before = len(table.log)
+        table.apply(action_id)
+        self._bots_move(table)
+        self.persist(table)
+        return {
+            "type": "acted",
+            "table": table.name,
+            "seat": seat,
+            "action": _action_json(table.match.space.decode(action_id), action_id),
+            "at": table.at,
+            "events": table.events(seat, before),
+        }
+
+    def _on_events(self, msg: dict[str, Any]) -> dict[str, Any]:
+        table = self.table(msg["table"])
+        seat = self._seat(table, msg["seat"], acting=False)
+        since = min(msg.get("since", 0), len(table.log))
+        events = table.events(seat, since)
+        return {
+            "type": "events",
+            "table": table.name,
+            "seat": seat,
+            "events": events,
+            "next": since + len(events),
+        }
+
+    def _on_save(self, msg: dict[str, Any]) -> dict[str, Any]:
+        table = self.table(msg["table"])
+        return {"type": "saved", "table": table.name, "save": table.to_dict()}
+
+    def _on_load(self, msg: dict[str, Any]) -> dict[str, Any]:
+        wanted = msg.get("table")
+        saved = msg["save"]
+        if wanted is None and isinstance(saved.get("name"), str):
+            wanted = saved["name"]
+            if wanted in self.tables and _AUTO_NAME.match(wanted):
+                wanted = None  # an engine-made name: take a fresh one
+        if isinstance(wanted, str) and not re.fullmatch(r"[A-Za-z0-9_.-]{1,64}", wanted):
+            raise ProtocolError("bad-save", f"bad table name {wanted!r}", "$.save.name")
+        name = self._room_for(wanted)
+        table = Table.from_dict(saved, name)
+        self._add(table)
+        return {"type": "loaded", **_summary(table)}
+
+    def _on_next_round(self, msg: dict[str, Any]) -> dict[str, Any]:
+        table = self.table(msg["table"])
+        table.next_round()
+        self._bots_move(table)
+        self.persist(table)
+        return {
+            "type": "round-started",
+            "table": table.name,
+            "round": table.showing + 1,
+            "at": table.at,
+        }
+
+    def _on_close(self, msg: dict[str, Any]) -> dict[str, Any]:
+        table = self.table(msg["table"])
+        self._forget(table.name)
+        return {"type": "closed", "table": table.name}
+
+    def __iter__(self) -> Iterator[Table]:
+        return iter(list(self.tables.values()))
+
+
+def _rules_of(msg: Mapping[str, Any]) -> RuleSet:
+    variant, text = msg.get("variant"), msg.get("rules")
+    if variant is not None and text is not None:
+        raise ProtocolError("bad-field", "give variant or rules, not both", "$.rules")
+    try:
+        if text is not None:
+            _check_extends(text)
+            return ruleset_from_toml(text, source="<rules>")
+        name = variant if variant is not None else "practice"
+        if "/" in name or "\\" in name or name.endswith(".toml"):
+            raise ProtocolError(
+                "bad-rules",
+                "variant names a bundled profile; send a file's text as rules",
+                "$.variant",
+            )
+        return load_ruleset(name)
+    except RuleSetError as error:
+        where = "$.rules" if text is not None else "$.variant"
+        raise ProtocolError("bad-rules", str(error), where) from None
+
+
+def _check_extends(text: str) -> None:
+    """Refuse rule text that extends anything but a bundled profile (no file reads)."""
+    try:
+        parent = tomllib.loads(text).get("extends")
+    except tomllib.TOMLDecodeError:
+        return  # the loader reports the syntax error with its line and column
+    if parent is not None and parent not in available_variants():
+        raise ProtocolError(
+            "bad-rules",
+            f"rules sent as text may only extend a bundled profile, not {parent!r}",
+            "$.rules",
+        )
+
+
+def _summary(table: Table) -> dict[str, Any]:
+    return {
+        "table": table.name,
+        "players": table.match.players,
+        "rules": table.match.rules.name,
+        "seed": table.match.seed,
+        "bots": {str(s): n for s, n in table.bot_names.items()},
+    }

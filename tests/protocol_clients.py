@@ -1,0 +1,60 @@
+"""Helpers shared by the protocol and server tests: reply checking and a stdio client."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from typing import Any
+
+import jsonschema
+
+from cambio.protocol import schema
+
+__all__ = ["StdioEngine", "check_reply"]
+
+_DOC = schema()
+jsonschema.Draft202012Validator.check_schema(_DOC)
+_VALIDATORS = {
+    name: jsonschema.Draft202012Validator({**_DOC, "$ref": f"#/$defs/{name}"})
+    for name in _DOC["$defs"]
+    if name.startswith("reply.")
+}
+
+
+def check_reply(reply: dict[str, Any]) -> dict[str, Any]:
+    """Assert that ``reply`` is valid under the shipped schema of its type; return it."""
+    kind = reply.get("type")
+    assert isinstance(kind, str) and f"reply.{kind}" in _DOC["$defs"], reply
+    _VALIDATORS[f"reply.{kind}"].validate(reply)
+    return reply
+
+
+class StdioEngine:
+    """``cambio engine`` in a child process: one line out, one line back."""
+
+    def __init__(self, *args: str) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "cambio", "engine", *args],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            encoding="utf-8",
+        )
+
+    def send_text(self, text: str) -> dict[str, Any]:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write(text.replace("\n", " ") + "\n")
+        self.process.stdin.flush()
+        line = self.process.stdout.readline()
+        assert line, "the engine stopped answering"
+        reply: dict[str, Any] = json.loads(line)
+        return check_reply(reply)
+
+    def send(self, message: object) -> dict[str, Any]:
+        return self.send_text(json.dumps(message))
+
+    def close(self) -> int:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        return self.process.wait(timeout=30)
