@@ -553,8 +553,17 @@ class TableClient {
   }
 
   logBox() {
+    // Events in order, up to the end of the round on show (between rounds the match
+    // has already dealt the next round; its events wait for "Start the next round").
     const items = [];
+    let round = 0;
+    let previous = null;
     for (const event of [...this.events.values()].sort((a, b) => a.index - b.index)) {
+      const repeated = previous && previous.kind === event.kind && previous.note === event.note &&
+        event.kind === "round-start";
+      previous = event;
+      if (event.kind === "round-start" && !repeated) round += 1;
+      if (round > this.view.round || repeated) continue;
       const text = this.narrate(event);
       if (!text) continue;
       items.push(h("li", { class: event.kind === "round-start" ? "round" : null }, text));
@@ -602,7 +611,13 @@ class TableClient {
       case "call": return `${who} called Cambio!`;
       case "pass": return `${who} ended the turn.`;
       case "recycle": return "The discard pile became the new stock.";
-      case "end": return `The round ended (${e.note}).`;
+      case "end": return null;
+      case "round-end": return `Round ${e.note.replace(/^round /, "").replace(":", " ended:")}.`;
+      case "halved": return `${who} landed exactly on the limit: the total is halved (${e.note}).`;
+      case "out": return `${who} ${e.player === this.view.seat ? "are" : "is"} out (${e.note}).`;
+      case "tie": return `A tie: an extra round decides (${e.note}).`;
+      case "match-end": return `The match is over: ${e.note}.`;
+      case "high-card": return null;
       default: return e.text;
     }
   }
