@@ -392,6 +392,16 @@ def test_two_people_and_a_bot_play_a_snap_round(browser: Any, server: Server) ->
         no_script_errors(page)
     assert people[0].snapped and people[0].turns >= 3
     shoot(host, "end")
+    # The snap table's match goes on: the next round waits for a person to start it.
+    totals = state(host)["view"]["match"]["totals"]
+    cells = host.locator("#match tbody tr:last-child td").all_inner_texts()
+    assert [int(c) for c in cells] == totals
+    guest.click("#next-round")
+    for page in (host, guest):
+        page.wait_for_function("() => window.cambioTable.view.round === 2", timeout=WAIT)
+        page.wait_for_selector("#result", state="detached", timeout=WAIT)
+        assert "Round 2" in page.locator("#log").inner_text()
+        assert page.locator("#match tbody tr").count() == 2  # round 1 and the totals
 
 
 def test_a_practice_round_against_bots(browser: Any, server: Server) -> None:
@@ -412,6 +422,12 @@ def test_a_practice_round_against_bots(browser: Any, server: Server) -> None:
         assert card.get_attribute("aria-label")
     play_to_the_end([Person(page, call_after=2, snap=False)])
     assert page.locator("#result tbody tr").count() == 3
+    totals = state(page)["view"]["match"]["totals"]
+    cells = page.locator("#match tbody tr:last-child td").all_inner_texts()
+    assert [int(c) for c in cells] == totals
+    # The practice table plays a single round: the match is over with it.
+    assert "The match is over" in page.locator("#match-over").inner_text()
+    assert page.locator("#next-round").count() == 0
     no_script_errors(page)
 
 

@@ -223,6 +223,8 @@ class TableClient {
     this.delay = 500;
     this.stopped = false;
     this.nextId = 1;
+    this.layout = null;
+    this.movesOpen = false;
     this.connect();
   }
 
@@ -346,29 +348,78 @@ class TableClient {
       if (own.length) this.mode = own[0];
     }
     document.title = `Cambio: ${v.seat === null ? "watching" : "P" + v.seat} at ${v.rules}`;
-    statusLine.textContent = v.seat === null
+    const status = v.seat === null
       ? `Watching table ${v.table}` : `Connected: you are P${v.seat} at table ${v.table}`;
+    if (statusLine.textContent !== status) statusLine.textContent = status;
 
     const order = [];
     for (let s = 0; s < v.players; s++) if (s !== v.seat) order.push(s);
     const others = order.filter((s) => v.present[s].length);
     const mine = v.seat !== null && v.present[v.seat].length ? this.seatBox(v.seat) : null;
 
-    const felt = h("section", { class: "felt", "aria-label": "The table" },
+    if (!this.layout) this.layout = this.skeleton();
+    const { felt, result, match, moves } = this.layout;
+    felt.replaceChildren(
       this.summary(),
       h("div", { class: "players", "aria-label": "Other players" }, others.map((s) => this.seatBox(s))),
       this.centre(),
       this.prompt(positional),
       mine);
-    const below = h("div", { class: "below" },
-      v.result ? this.resultBox() : null,
-      this.matchBox(),
-      this.logBox(),
-      this.movesBox());
-    main.replaceChildren(felt, below);
-    const list = main.querySelector(".log ol");
-    if (list) list.scrollTop = list.scrollHeight;
+    result.replaceChildren(...(v.result ? [this.resultBox()] : []));
+    match.replaceChildren(this.matchBox());
+    moves.replaceChildren(...(this.legal.length ? [this.movesBox()] : []));
+    this.updateLog();
+    this.announce();
     if (active) main.querySelector(`[data-key="${CSS.escape(active)}"]`)?.focus();
+  }
+
+  /** The parts of the page that stay put while the table redraws inside them. */
+  skeleton() {
+    const layout = {
+      felt: h("section", { class: "felt", "aria-label": "The table" }),
+      result: h("div", { class: "holder" }),
+      match: h("div", { class: "holder" }),
+      list: h("ul", { role: "log", "aria-live": "polite", tabindex: 0, id: "log",
+        "aria-label": "What happened" }),
+      moves: h("div", { class: "holder" }),
+      news: h("p", { class: "visually-hidden", "aria-live": "polite", id: "news" }),
+      shown: [],
+    };
+    main.replaceChildren(layout.felt,
+      h("div", { class: "below" }, layout.result, layout.match,
+        h("section", { class: "panel log" }, h("h2", {}, "What happened"), layout.list),
+        layout.moves),
+      layout.news);
+    return layout;
+  }
+
+  /** Add the new lines of the event log (the list is rebuilt only if its past changed). */
+  updateLog() {
+    const { list, shown } = this.layout;
+    const lines = this.logLines();
+    const keep = shown.length <= lines.length && shown.every((key, i) => key === lines[i].key);
+    if (!keep) {
+      list.replaceChildren();
+      shown.length = 0;
+    }
+    for (const line of lines.slice(shown.length)) {
+      list.append(h("li", { class: line.round ? "round" : null }, line.text));
+      shown.push(line.key);
+    }
+    list.scrollTop = list.scrollHeight;
+  }
+
+  /** Say the big changes (your turn, the end of a round) to screen readers. */
+  announce() {
+    const v = this.view;
+    let text = "";
+    if (v.result) text = `Round ${v.round} is over.`;
+    else if (v.to_act !== null && v.to_act === v.seat) text = "Your turn.";
+    else if (this.legal.some((a) => a.kind === "snap")) text = "You may snap.";
+    if (text !== this.layout.said) {
+      this.layout.said = text;
+      this.layout.news.textContent = text;
+    }
   }
 
   summary() {
@@ -552,32 +603,29 @@ class TableClient {
       h("table", { class: "scores" }, h("thead", {}, head), h("tbody", {}, rows, totals)));
   }
 
-  logBox() {
+  logLines() {
     // Events in order, up to the end of the round on show (between rounds the match
     // has already dealt the next round; its events wait for "Start the next round").
-    const items = [];
+    const lines = [];
     let round = 0;
     let previous = null;
     for (const event of [...this.events.values()].sort((a, b) => a.index - b.index)) {
-      const repeated = previous && previous.kind === event.kind && previous.note === event.note &&
-        event.kind === "round-start";
+      const repeated = previous && previous.kind === "round-start" && event.kind === "round-start" &&
+        previous.note === event.note;
       previous = event;
       if (event.kind === "round-start" && !repeated) round += 1;
       if (round > this.view.round || repeated) continue;
       const text = this.narrate(event);
-      if (!text) continue;
-      items.push(h("li", { class: event.kind === "round-start" ? "round" : null }, text));
+      if (text) lines.push({ key: `${event.index}:${text}`, text, round: event.kind === "round-start" });
     }
-    return h("section", { class: "panel log", "aria-label": "What happened" },
-      h("h2", {}, "What happened"),
-      h("ol", { role: "log", "aria-live": "polite", tabindex: 0, id: "log" }, items));
+    return lines;
   }
 
   movesBox() {
     const v = this.view;
-    if (!this.legal.length) return null;
-    return h("section", { class: "panel" }, h("details", { class: "moves" },
-      h("summary", {}, `Every legal move (${this.legal.length})`),
+    return h("section", { class: "panel" }, h("details", { class: "moves", open: this.movesOpen,
+      ontoggle: (event) => { this.movesOpen = event.target.open; } },
+      h("summary", { "data-key": "moves" }, `Every legal move (${this.legal.length})`),
       h("div", { class: "actions" }, this.legal.map((a) => h("button", { type: "button",
         "data-key": `move-${a.id}`, onclick: () => this.act(a) }, a.text.replace(`P${v.seat} `, ""))))));
   }
