@@ -51,7 +51,8 @@ function cardInfo(text) {
     const rank = text.slice(0, -1);
     return { face: rank + suit[0], label: `${RANKS[rank] || rank} of ${suit[1]}`, red: suit[2] };
   }
-  return { face: text, label: text.toLowerCase() === "joker" ? "joker" : text, red: false };
+  if (text.toLowerCase() === "joker") return { face: "Jkr", label: "joker", red: false };
+  return { face: text, label: text, red: false };
 }
 
 function miniCard(text) {
@@ -348,8 +349,7 @@ class TableClient {
       if (own.length) this.mode = own[0];
     }
     document.title = `Cambio: ${v.seat === null ? "watching" : "P" + v.seat} at ${v.rules}`;
-    const status = v.seat === null
-      ? `Watching table ${v.table}` : `Connected: you are P${v.seat} at table ${v.table}`;
+    const status = v.seat === null ? "Connected: watching" : `Connected: you are P${v.seat}`;
     if (statusLine.textContent !== status) statusLine.textContent = status;
 
     const order = [];
