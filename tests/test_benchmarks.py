@@ -97,3 +97,11 @@ def test_reference_plays_the_engine_games() -> None:
         assert rnd.result is not None and rnd.result.reason == "stock"
         assert (n, tuple(rnd.result.totals)) == (decisions, totals), seed
         assert [e[0] for e in log] == [e.kind for e in rnd.events], seed
+
+
+def test_server_benchmark_runs() -> None:
+    out = _run("bench_server.py", "--tables", "2")
+    for key in ("actions", "actions_per_second", "p50_ms", "p95_ms", "errors", "failed_tables"):
+        assert key in out
+    assert out["actions"] > 0
+    assert out["errors"] == out["failed_tables"] == out["inconsistent_tables"] == 0

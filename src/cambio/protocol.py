@@ -825,9 +825,13 @@ class Engine:
         rules = _rules_of(msg)
         seed: int = msg["seed"] if "seed" in msg else secrets.randbelow(2**63)
         try:
-            match = Match(rules, msg.get("players"), seed=seed)
+            match = Match(rules, msg.get("players"), seed=seed, decks=msg.get("decks"))
+            for deck in match.decks[1:]:  # later rounds' decks are dealt later: check now
+                if deck is not None:
+                    Round(rules, match.players, seed=0, deck=deck)
         except (ValueError, TypeError) as error:
-            raise ProtocolError("bad-rules", str(error), "$.players") from None
+            where = "$.decks" if "deck" in str(error) or "card" in str(error) else "$.players"
+            raise ProtocolError("bad-rules", str(error), where) from None
         bots = _bots_from(msg.get("bots", {}), match.players)
         table = Table(name, match, bots)
         self._add(table)
