@@ -245,7 +245,11 @@ def scoring_cases(
                 hand.append(draw(st.sampled_from(zeros)))
             elif any(rules.value(c) == 0 for c in hand):
                 hand.remove(next(c for c in hand if rules.value(c) == 0))
-        elif how == 3 and rules.scoring.combination is not None:
+        elif (
+            how == 3
+            and rules.scoring.combination is not None
+            and all(any(c.rank == r for c in deck) for r in rules.scoring.combination.ranks)
+        ):  # a table whose deck lacks a rank of its combination cannot hold it
             hand = [next(c for c in deck if c.rank == r) for r in rules.scoring.combination.ranks]
         else:
             hand = draw(st.lists(card, max_size=min(most, 6)))

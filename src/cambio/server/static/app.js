@@ -1,0 +1,695 @@
+// The Cambio web table: a plain JavaScript module, no build step, no dependencies.
+//
+// Without a token in the address it shows the form that creates a table. With
+// #join=TOKEN it sits at that token's seat, with #watch=TOKEN it watches: it opens the
+// WebSocket /ws?token=TOKEN, draws every `update` the server pushes (the seat's view,
+// its legal actions and the events as that seat saw them) and sends `act` requests.
+// It shows only what the server sends to the seat; it never asks for anything else.
+
+const SUITS = { S: ["\u2660", "spades", false], H: ["\u2665", "hearts", true],
+  D: ["\u2666", "diamonds", true], C: ["\u2663", "clubs", false] };
+const RANKS = { A: "ace", J: "jack", Q: "queen", K: "king" };
+
+const main = document.getElementById("main");
+const statusLine = document.getElementById("status");
+const errors = document.getElementById("errors");
+
+// ------------------------------------------------------------------------------------
+// Small helpers
+
+/** Build an element: h("button", {class: "x", onclick: f}, "text", child, ...). */
+function h(tag, attrs, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
+    else if (key === "dataset") Object.assign(el.dataset, value);
+    else el.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return el;
+}
+
+function showError(message) {
+  const item = h("div", { class: "error" }, h("span", {}, message),
+    h("button", { type: "button", "aria-label": "Dismiss this message",
+      onclick: () => item.remove() }, "\u00d7"));
+  errors.append(item);
+  while (errors.children.length > 3) errors.firstElementChild.remove();
+}
+
+function clearErrors() { errors.replaceChildren(); }
+
+/** A card's text ("10C", "Joker", "12") as {face, label, red}. */
+function cardInfo(text) {
+  if (text === null || text === undefined) return null;
+  const suit = text.length > 1 ? SUITS[text.slice(-1)] : undefined;
+  if (suit) {
+    const rank = text.slice(0, -1);
+    return { face: rank + suit[0], label: `${RANKS[rank] || rank} of ${suit[1]}`, red: suit[2] };
+  }
+  if (text.toLowerCase() === "joker") return { face: "Jkr", label: "joker", red: false };
+  return { face: text, label: text, red: false };
+}
+
+function miniCard(text) {
+  const info = cardInfo(text);
+  if (!info) return h("span", { class: "mini" }, "??");
+  return h("span", { class: "mini" + (info.red ? " red" : ""), "aria-label": info.label }, info.face);
+}
+
+// ------------------------------------------------------------------------------------
+// Creating a table
+
+async function showCreate() {
+  document.title = "Cambio: a new table";
+  statusLine.textContent = "Create a table, then share its links.";
+  let data;
+  try {
+    const response = await fetch("/api/variants");
+    data = await response.json();
+  } catch (error) {
+    showError(`Cannot reach the server: ${error}`);
+    return;
+  }
+  const variants = data.variants || [];
+  const botNames = Object.keys(data.bots || {});
+  const variant = h("select", { id: "variant", name: "variant" },
+    variants.map((v) => h("option", { value: v.name, selected: v.name === "snap" },
+      `${v.name}: ${v.summary}`)),
+    h("option", { value: "" }, "Your own rules (paste TOML below)"));
+  const rules = h("textarea", { id: "rules", name: "rules", spellcheck: "false",
+    placeholder: 'extends = "snap"\nname = "our-table"\n...' });
+  const rulesField = h("div", { class: "field", hidden: true },
+    h("label", { for: "rules" }, "Your rule file (TOML)"), rules,
+    h("p", { class: "hint" }, "It may extend a bundled profile with extends = \"name\"."));
+  const players = h("input", { id: "players", type: "number", min: 1, max: 64, value: 3 });
+  const seed = h("input", { id: "seed", type: "number", min: 0, placeholder: "random" });
+  const seats = h("fieldset", { class: "seats" });
+
+  function chosen() { return variants.find((v) => v.name === variant.value); }
+  function drawSeats() {
+    const count = Math.max(1, Math.min(64, Number(players.value) || 1));
+    const old = [...seats.querySelectorAll("select")].map((s) => s.value);
+    seats.replaceChildren(h("legend", {}, "Who sits where"));
+    for (let s = 0; s < count; s++) {
+      const fallback = s < 2 ? "person" : (botNames.includes("memory") ? "memory" : botNames[0]);
+      const value = old[s] || fallback;
+      seats.append(h("label", { class: "field" }, `Seat P${s}`,
+        h("select", { name: `seat-${s}`, "data-seat": s },
+          h("option", { value: "person", selected: value === "person" }, "a person"),
+          botNames.map((b) => h("option", { value: b, selected: value === b },
+            `bot: ${b} (${data.bots[b]})`)))));
+    }
+  }
+  function onVariant() {
+    const v = chosen();
+    rulesField.hidden = Boolean(v);
+    if (v) {
+      players.min = v.players.min;
+      players.max = v.players.max;
+      players.value = v.players.default;
+    } else {
+      players.min = 1;
+      players.max = 64;
+    }
+    drawSeats();
+  }
+  variant.addEventListener("change", onVariant);
+  players.addEventListener("input", drawSeats);
+
+  const result = h("section", { class: "panel", id: "links", "aria-live": "polite", hidden: true });
+  const form = h("form", { class: "panel", id: "create" },
+    h("h2", {}, "A new table"),
+    h("div", { class: "field" }, h("label", { for: "variant" }, "House rules"), variant),
+    rulesField,
+    h("div", { class: "field" }, h("label", { for: "players" }, "Players"), players),
+    seats,
+    h("div", { class: "field" }, h("label", { for: "seed" }, "Seed (optional, for a repeatable deal)"), seed),
+    h("button", { type: "submit", class: "primary", id: "create-button" }, "Create the table"));
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    clearErrors();
+    const body = { players: Number(players.value), bots: {} };
+    if (chosen()) body.variant = variant.value;
+    else body.rules = rules.value;
+    if (seed.value !== "") body.seed = Number(seed.value);
+    for (const select of seats.querySelectorAll("select")) {
+      if (select.value !== "person") body.bots[select.dataset.seat] = select.value;
+    }
+    let reply;
+    try {
+      const response = await fetch("/api/tables", { method: "POST",
+        headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+      reply = await response.json();
+    } catch (error) {
+      showError(`Cannot reach the server: ${error}`);
+      return;
+    }
+    if (reply.type === "error") {
+      showError(`The table was not created: ${reply.message}` + (reply.where ? ` (at ${reply.where})` : ""));
+      return;
+    }
+    showLinks(result, reply);
+  });
+  onVariant();
+  main.replaceChildren(form, result);
+}
+
+function showLinks(section, reply) {
+  const rows = Object.entries(reply.links).map(([seat, link]) => {
+    const input = h("input", { type: "text", readonly: true, value: link,
+      "aria-label": `Join link for seat P${seat}` });
+    return h("li", { "data-seat": seat },
+      h("div", { class: "link-row" }, h("strong", {}, `Seat P${seat}`),
+        h("a", { href: link, class: "sit", "data-seat": seat }, `Sit at P${seat} here`),
+        h("button", { type: "button", onclick: () => copy(link) }, "Copy link")),
+      input);
+  });
+  const watch = h("input", { type: "text", readonly: true, value: reply.spectator_link,
+    "aria-label": "Spectator link" });
+  const bots = Object.entries(reply.bots || {}).map(([s, b]) => `P${s} ${b}`).join(", ");
+  section.replaceChildren(
+    h("h2", {}, `Table ${reply.table} (${reply.rules}, ${reply.players} players)`),
+    h("p", { class: "hint" }, "Send each person their seat's link; anyone holding a link plays that seat." +
+      (bots ? ` Bots: ${bots}.` : "")),
+    h("ol", { class: "links" }, rows),
+    h("p", {}, h("strong", {}, "Spectators: "), h("a", { href: reply.spectator_link }, "watch")),
+    watch);
+  section.hidden = false;
+  section.querySelector("a.sit")?.focus();
+}
+
+async function copy(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    statusLine.textContent = "Link copied.";
+  } catch {
+    statusLine.textContent = "Select the link and copy it.";
+  }
+}
+
+// ------------------------------------------------------------------------------------
+// Sitting at a table
+
+const LABELS = {
+  draw: "Draw from the stock", take: "Take the discard", call: "Call Cambio",
+  pass: "End the turn", discard: "Discard the held card", skip: "Skip the power",
+  "re-peek": "Look again", "opening-peek": "Choose cards to look at", replace: "Replace a card",
+  exchange: "Exchange matching cards", peek: "Peek at a card", swap: "Swap two cards",
+  give: "Give a card", snap: "Snap!",
+};
+const HOW = {
+  replace: "Choose one of your cards to replace with the held card.",
+  exchange: "Choose the cards to exchange for the held card, then confirm.",
+  peek: "Choose the card to peek at.", swap: "Choose the two cards to swap.",
+  give: "Choose your card to give and the empty place it goes to.",
+  snap: "Choose the card that matches the top discard.",
+  "opening-peek": "Choose the cards to look at.", "re-peek": "Choose the cards to look at again.",
+};
+
+class TableClient {
+  constructor(token, watching) {
+    this.token = token;
+    this.watching = watching;
+    this.view = null;
+    this.legal = [];
+    this.events = new Map();
+    this.mode = null;
+    this.selection = [];
+    this.socket = null;
+    this.delay = 500;
+    this.stopped = false;
+    this.nextId = 1;
+    this.layout = null;
+    this.movesOpen = false;
+    this.connect();
+  }
+
+  connect() {
+    if (this.stopped) return;
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const socket = new WebSocket(`${scheme}://${location.host}/ws?token=${encodeURIComponent(this.token)}`);
+    this.socket = socket;
+    statusLine.textContent = this.view ? "Reconnecting\u2026" : "Connecting\u2026";
+    socket.addEventListener("open", () => {
+      this.delay = 500;
+      this.events.clear();  // the server sends the whole history again
+    });
+    socket.addEventListener("message", (message) => this.receive(JSON.parse(message.data)));
+    socket.addEventListener("close", (event) => {
+      if (this.socket !== socket || this.stopped) return;
+      if (event.code === 4401 || event.code === 4403) {
+        this.stopped = true;
+        statusLine.textContent = "This link opens no seat.";
+        return;
+      }
+      statusLine.textContent = "Connection lost; reconnecting\u2026";
+      document.body.dataset.connected = "false";
+      setTimeout(() => this.connect(), this.delay);
+      this.delay = Math.min(5000, this.delay * 2);
+    });
+  }
+
+  stop() {
+    this.stopped = true;
+    if (this.socket) this.socket.close();
+  }
+
+  receive(message) {
+    if (message.type === "update") {
+      for (const event of message.events) this.events.set(event.index, event);
+      const changed = !this.view || this.view.at !== message.view.at ||
+        this.view.round !== message.view.round || this.view.between_rounds !== message.view.between_rounds;
+      this.view = message.view;
+      this.legal = message.legal;
+      if (changed) { this.mode = null; this.selection = []; }
+      document.body.dataset.connected = "true";
+      this.render();
+    } else if (message.type === "error") {
+      const where = message.where ? ` (at ${message.where})` : "";
+      const text = message.code === "stale-action"
+        ? "The table moved on before your move arrived; look again and choose."
+        : `${message.message}${where}`;
+      showError(text);
+      if (message.code === "unauthorized" || message.code === "expired-token") {
+        this.stopped = true;
+        statusLine.textContent = "This link opens no seat.";
+      }
+    }
+  }
+
+  send(request) {
+    if (!this.socket || this.socket.readyState !== WebSocket.OPEN) {
+      showError("Not connected: the move was not sent. Reconnecting\u2026");
+      return;
+    }
+    this.socket.send(JSON.stringify({ ...request, id: this.nextId++ }));
+  }
+
+  act(action) {
+    clearErrors();
+    this.mode = null;
+    this.selection = [];
+    this.send({ type: "act", action: action.id, at: this.view.at });
+  }
+
+  // -- names ------------------------------------------------------------------------
+  name(seat) {
+    if (seat === this.view.seat) return "You";
+    const bot = this.view.bots[String(seat)];
+    return bot ? `P${seat} (bot ${bot})` : `P${seat}`;
+  }
+
+  short(seat) { return seat === this.view.seat ? "you" : `P${seat}`; }
+
+  // -- choosing actions -------------------------------------------------------------
+  candidates() {
+    if (!this.mode) return [];
+    const chosen = this.selection.map(([o, p]) => `${o}:${p}`);
+    return this.legal.filter((a) => a.kind === this.mode && a.positions.length &&
+      chosen.every((key) => a.positions.some(([o, p]) => `${o}:${p}` === key)));
+  }
+
+  exact() {
+    return this.candidates().filter((a) => a.positions.length === this.selection.length);
+  }
+
+  pick(owner, position) {
+    const at = this.selection.findIndex(([o, p]) => o === owner && p === position);
+    if (at >= 0) this.selection.splice(at, 1);
+    else this.selection.push([owner, position]);
+    const candidates = this.candidates();
+    const exact = this.exact();
+    if (exact.length === 1 && candidates.length === 1) {
+      this.act(exact[0]);
+      return;
+    }
+    if (!candidates.length) this.selection = [];
+    this.render(`card-${owner}-${position}`);
+  }
+
+  setMode(kind) {
+    this.mode = this.mode === kind ? null : kind;
+    this.selection = [];
+    this.render(`mode-${kind}`);
+  }
+
+  // -- drawing ----------------------------------------------------------------------
+  render(focusKey) {
+    const active = focusKey || document.activeElement?.dataset?.key;
+    const v = this.view;
+    const positional = [...new Set(this.legal.filter((a) => a.positions.length).map((a) => a.kind))];
+    if (this.mode && !positional.includes(this.mode)) { this.mode = null; this.selection = []; }
+    if (!this.mode) {
+      const own = positional.filter((k) => k !== "snap");
+      if (own.length) this.mode = own[0];
+    }
+    document.title = `Cambio: ${v.seat === null ? "watching" : "P" + v.seat} at ${v.rules}`;
+    const status = v.seat === null ? "Connected: watching" : `Connected: you are P${v.seat}`;
+    if (statusLine.textContent !== status) statusLine.textContent = status;
+
+    const order = [];
+    for (let s = 0; s < v.players; s++) if (s !== v.seat) order.push(s);
+    const others = order.filter((s) => v.present[s].length);
+    const mine = v.seat !== null && v.present[v.seat].length ? this.seatBox(v.seat) : null;
+
+    if (!this.layout) this.layout = this.skeleton();
+    const { felt, result, match, moves } = this.layout;
+    felt.replaceChildren(
+      this.summary(),
+      h("div", { class: "players", "aria-label": "Other players" }, others.map((s) => this.seatBox(s))),
+      this.centre(),
+      this.prompt(positional),
+      mine);
+    result.replaceChildren(...(v.result ? [this.resultBox()] : []));
+    match.replaceChildren(this.matchBox());
+    moves.replaceChildren(...(this.legal.length ? [this.movesBox()] : []));
+    this.updateLog();
+    this.announce();
+    if (active) main.querySelector(`[data-key="${CSS.escape(active)}"]`)?.focus();
+  }
+
+  /** The parts of the page that stay put while the table redraws inside them. */
+  skeleton() {
+    const layout = {
+      felt: h("section", { class: "felt", "aria-label": "The table" }),
+      result: h("div", { class: "holder" }),
+      match: h("div", { class: "holder" }),
+      list: h("ul", { role: "log", "aria-live": "polite", tabindex: 0, id: "log",
+        "aria-label": "What happened" }),
+      moves: h("div", { class: "holder" }),
+      news: h("p", { class: "visually-hidden", "aria-live": "polite", id: "news" }),
+      shown: [],
+    };
+    main.replaceChildren(layout.felt,
+      h("div", { class: "below" }, layout.result, layout.match,
+        h("section", { class: "panel log" }, h("h2", {}, "What happened"), layout.list),
+        layout.moves),
+      layout.news);
+    return layout;
+  }
+
+  /** Add the new lines of the event log (the list is rebuilt only if its past changed). */
+  updateLog() {
+    const { list, shown } = this.layout;
+    const lines = this.logLines();
+    const keep = shown.length <= lines.length && shown.every((key, i) => key === lines[i].key);
+    if (!keep) {
+      list.replaceChildren();
+      shown.length = 0;
+    }
+    for (const line of lines.slice(shown.length)) {
+      list.append(h("li", { class: line.round ? "round" : null }, line.text));
+      shown.push(line.key);
+    }
+    list.scrollTop = list.scrollHeight;
+  }
+
+  /** Say the big changes (your turn, the end of a round) to screen readers. */
+  announce() {
+    const v = this.view;
+    let text = "";
+    if (v.result) text = `Round ${v.round} is over.`;
+    else if (v.to_act !== null && v.to_act === v.seat) text = "Your turn.";
+    else if (this.legal.some((a) => a.kind === "snap")) text = "You may snap.";
+    if (text !== this.layout.said) {
+      this.layout.said = text;
+      this.layout.news.textContent = text;
+    }
+  }
+
+  summary() {
+    const v = this.view;
+    const turn = v.to_act === null ? (v.phase === "over" ? "the round is over" : "nobody")
+      : v.to_act === v.seat ? "yours" : this.name(v.to_act);
+    return h("div", { class: "summary", id: "summary" },
+      h("span", {}, "Rules: ", h("strong", {}, v.rules)),
+      h("span", {}, "Round ", h("strong", {}, v.round)),
+      h("span", {}, "Seat: ", h("strong", {}, v.seat === null ? "spectator" : `P${v.seat}`)),
+      h("span", { id: "turn" }, "Turn: ", h("strong", {}, turn)),
+      v.caller !== null ? h("span", {}, h("strong", {}, this.name(v.caller)), " called Cambio") : null);
+  }
+
+  seatBox(seat) {
+    const v = this.view;
+    const me = seat === v.seat;
+    const turn = v.to_act === seat || (v.to_act === null && v.current === seat && v.phase !== "over");
+    const present = v.present[seat];
+    const cols = Math.max(1, Math.ceil(Math.sqrt(v.grid_size)));
+    const base = [];
+    const extra = [];
+    for (let i = 0; i < present.length; i++) {
+      const slot = this.slot(seat, i);
+      if (i < v.grid_size) base.push(slot);
+      else if (present[i]) extra.push(slot);
+    }
+    const title = me ? `Your cards (P${seat})` : `${this.name(seat)}${v.caller === seat ? ", called" : ""}`;
+    return h("section", { class: "seat" + (me ? " me" : "") + (turn ? " turn" : ""),
+      "aria-label": title + (turn ? ", to play" : ""), "data-seat": seat },
+      h("h3", {}, title, turn ? " \u2014 to play" : ""),
+      h("div", { class: "grid", style: `--cols:${cols}` }, base),
+      extra.length ? h("div", { class: "extra-label" }, "Penalty and extra cards") : null,
+      extra.length ? h("div", { class: "extra" }, extra) : null);
+  }
+
+  slot(owner, index) {
+    const v = this.view;
+    const position = index + 1;
+    const here = v.present[owner][index];
+    const text = v.grids[owner][index];
+    const whose = owner === v.seat ? "Your" : `${this.name(owner)}'s`;
+    const key = `card-${owner}-${position}`;
+    const seenBy = ((v.known_by || [])[owner] || [])[index] || [];
+    if (!here) {
+      return h("div", { class: "slot" },
+        this.cardButton(owner, position, key, "card empty", `${whose} position ${position}: empty`, ""),
+        h("div", { class: "seen" }));
+    }
+    const info = cardInfo(text);
+    const label = `${whose} position ${position}: ` + (info ? info.label : "face down, unknown") +
+      (seenBy.length ? `; seen by ${seenBy.map((s) => this.short(s)).join(", ")}` : "");
+    const cls = "card " + (info ? "up" + (info.red ? " red" : "") : "down");
+    return h("div", { class: "slot" },
+      this.cardButton(owner, position, key, cls, label, info ? info.face : ""),
+      h("div", { class: "seen", "aria-hidden": "true" },
+        seenBy.length ? "seen: " + seenBy.map((s) => (s === v.seat ? "you" : `P${s}`)).join(",") : ""));
+  }
+
+  cardButton(owner, position, key, cls, label, face) {
+    const targets = new Set();
+    for (const a of this.candidates()) for (const [o, p] of a.positions) targets.add(`${o}:${p}`);
+    const selected = this.selection.some(([o, p]) => o === owner && p === position);
+    const target = targets.has(`${owner}:${position}`);
+    return h("button", {
+      type: "button", class: cls + (target ? " target" : "") + (selected ? " selected" : ""),
+      "aria-label": label, "aria-pressed": selected ? "true" : null,
+      "data-key": key, "data-owner": owner, "data-pos": position,
+      disabled: !(target || selected),
+      onclick: () => this.pick(owner, position),
+    }, h("span", { class: "pos", "aria-hidden": "true" }, position), face);
+  }
+
+  centre() {
+    const v = this.view;
+    const top = cardInfo(v.discard_top);
+    const stock = h("div", { class: "pile", id: "stock" },
+      h("div", { class: "card down", role: "img", "aria-label": `Stock: ${v.stock_size} cards` }),
+      `Stock ${v.stock_size}`);
+    const discard = h("div", { class: "pile", id: "discard" },
+      h("div", { class: "card " + (top ? "up" + (top.red ? " red" : "") : "empty"), role: "img",
+        "aria-label": top ? `Top discard: ${top.label}, ${v.discard_size} cards in the pile`
+          : "The discard pile is empty" }, top ? top.face : ""),
+      `Discard ${v.discard_size}`);
+    let held = null;
+    if (v.holding_from_stock !== null && v.phase !== "over") {
+      const card = cardInfo(v.holding);
+      const who = v.current === v.seat ? "You hold" : `${this.name(v.current)} holds`;
+      const what = card ? card.label : "a card you have not seen";
+      held = h("div", { class: "pile", id: "held" },
+        h("div", { class: "card " + (card ? "up" + (card.red ? " red" : "") : "down"), role: "img",
+          "aria-label": `${who} ${what}` }, card ? card.face : ""),
+        `${who}`);
+    }
+    const power = v.power ? h("div", { class: "power", id: "power" },
+      `Power: ${v.power}`, v.power_step ? ` \u2014 now: ${v.power_step}` : "") : null;
+    return h("div", { class: "centre", "aria-label": "Stock, discard pile and held card" },
+      stock, discard, held, power);
+  }
+
+  prompt(positional) {
+    const v = this.view;
+    const lines = [];
+    const buttons = [];
+    if (v.seat === null) {
+      lines.push("You are watching: you see only what every player sees.");
+    } else if (v.match_over) {
+      lines.push("The match is over.");
+    } else if (v.between_rounds) {
+      lines.push("The round is over. Anyone at the table may start the next round.");
+      buttons.push(h("button", { type: "button", class: "primary", "data-key": "next-round",
+        id: "next-round", onclick: () => this.send({ type: "next-round" }) }, "Start the next round"));
+    } else if (v.to_act === v.seat) {
+      if (v.phase === "opening") lines.push("Look at your starting cards.");
+      else if (v.power_step) lines.push(`Use the power of ${v.power}: ${v.power_step}.`);
+      else if (v.holding) lines.push(`You hold ${cardInfo(v.holding).label}: put it in your grid or discard it.`);
+      else lines.push("Your turn.");
+    } else if (v.to_act !== null) {
+      lines.push(`Waiting for ${this.name(v.to_act)}.`);
+    }
+    const snaps = this.legal.filter((a) => a.kind === "snap");
+    if (snaps.length) lines.push("Snap a card that matches the top discard, if you dare.");
+    if (this.mode && HOW[this.mode]) lines.push(HOW[this.mode]);
+
+    for (const a of this.legal.filter((x) => !x.positions.length)) {
+      buttons.push(h("button", { type: "button", "data-key": `act-${a.kind}`, "data-kind": a.kind,
+        onclick: () => this.act(a) }, LABELS[a.kind] || a.text));
+    }
+    for (const kind of positional) {
+      const pressed = this.mode === kind;
+      buttons.push(h("button", { type: "button", class: "mode" + (kind === "snap" ? " snap" : ""),
+        "aria-pressed": String(pressed), "data-key": `mode-${kind}`, "data-kind": kind,
+        id: kind === "snap" ? "snap-button" : null,
+        onclick: () => this.setMode(kind) }, LABELS[kind] || kind));
+    }
+    const exact = this.exact();
+    if (exact.length && this.candidates().length > 1) {
+      for (const a of exact) {
+        buttons.push(h("button", { type: "button", class: "primary", "data-key": `confirm-${a.id}`,
+          onclick: () => this.act(a) }, `Confirm: ${a.text}`));
+      }
+    }
+    return h("section", { class: "prompt", id: "prompt", "aria-label": "Your move" },
+      lines.map((l) => h("p", {}, l)), h("div", { class: "actions" }, buttons));
+  }
+
+  resultBox() {
+    const v = this.view;
+    const r = v.result;
+    const rows = r.seats.map((seat, i) => h("tr", { "data-seat": seat },
+      h("th", { scope: "row" }, this.name(seat)),
+      h("td", {}, h("span", { class: "hand" },
+        r.hands[i].map((c) => h("span", {}, `[${c.position}] `, miniCard(c.card), ` ${c.value}`)))),
+      h("td", {}, r.totals[i]), h("td", {}, r.scores[i]),
+      h("td", {}, [r.caller === seat ? "caller" : "", r.winners.includes(seat) ? "wins" : ""]
+        .filter(Boolean).join(", "))));
+    const reasons = { call: "Cambio was called", stock: "the stock ran out",
+      "empty-grid": "a grid was emptied", "turn-cap": "the turn limit was reached" };
+    const winners = r.winners.map((s) => this.name(s)).join(" and ") || "nobody";
+    return h("section", { class: "result", id: "result", "aria-label": "Round result" },
+      h("h2", {}, `Round ${v.round} is over: ${reasons[r.reason] || r.reason}`),
+      h("p", {}, `Lowest: ${winners}.`),
+      h("table", { class: "scores" },
+        h("thead", {}, h("tr", {}, ["Player", "Cards", "Total", "Score", ""].map((t) => h("th", { scope: "col" }, t)))),
+        h("tbody", {}, rows)));
+  }
+
+  matchBox() {
+    const v = this.view;
+    const m = v.match;
+    const seats = [...Array(v.players).keys()];
+    const head = h("tr", {}, h("th", { scope: "col" }, "Round"),
+      seats.map((s) => h("th", { scope: "col" }, s === v.seat ? "You" : `P${s}`)));
+    const rows = m.rounds.map((r) => h("tr", {}, h("th", { scope: "row" }, r.number),
+      seats.map((s) => h("td", {}, r.scores[s] ?? ""))));
+    const totals = h("tr", {}, h("th", { scope: "row" }, "Total"), seats.map((s) => h("td", {}, m.totals[s] ?? "")));
+    const over = m.over ? h("p", { id: "match-over" }, `The match is over: ${m.winners.map((s) => this.name(s)).join(" and ") || "nobody"} ` +
+      (m.winners.length === 1 ? "wins." : "share the win.")) : null;
+    return h("section", { class: "panel", id: "match", "aria-label": "Match scores" },
+      h("h2", {}, "Match"), over,
+      h("table", { class: "scores" }, h("thead", {}, head), h("tbody", {}, rows, totals)));
+  }
+
+  logLines() {
+    // Events in order, up to the end of the round on show (between rounds the match
+    // has already dealt the next round; its events wait for "Start the next round").
+    const lines = [];
+    let round = 0;
+    let previous = null;
+    for (const event of [...this.events.values()].sort((a, b) => a.index - b.index)) {
+      const repeated = previous && previous.kind === "round-start" && event.kind === "round-start" &&
+        previous.note === event.note;
+      previous = event;
+      if (event.kind === "round-start" && !repeated) round += 1;
+      if (round > this.view.round || repeated) continue;
+      const text = this.narrate(event);
+      if (text) lines.push({ key: `${event.index}:${text}`, text, round: event.kind === "round-start" });
+    }
+    return lines;
+  }
+
+  movesBox() {
+    const v = this.view;
+    return h("section", { class: "panel" }, h("details", { class: "moves", open: this.movesOpen,
+      ontoggle: (event) => { this.movesOpen = event.target.open; } },
+      h("summary", { "data-key": "moves" }, `Every legal move (${this.legal.length})`),
+      h("div", { class: "actions" }, this.legal.map((a) => h("button", { type: "button",
+        "data-key": `move-${a.id}`, onclick: () => this.act(a) }, a.text.replace(`P${v.seat} `, ""))))));
+  }
+
+  narrate(e) {
+    const who = e.player === this.view.seat ? "You" : `P${e.player}`;
+    const place = ([o, p]) => `${o === this.view.seat ? "your" : "P" + o + "'s"} [${p}]`;
+    const cards = e.cards.map((c) => (c === null ? "a hidden card" : cardInfo(c).face));
+    const where = e.positions.map(place).join(" and ");
+    switch (e.kind) {
+      case "round-start": return `Round ${e.note.replace(/^round /, "")}`;
+      case "dealer": return null;
+      case "deal": return cards.length ? `The cards are dealt; ${cards[0]} starts the discard pile.` : "The cards are dealt.";
+      case "opening-peek": case "re-peek":
+        return `${who} looked at ${where}` + (e.cards.some((c) => c !== null) ? `: ${cards.join(", ")}.` : ".");
+      case "turn": return null;
+      case "draw": return `${who} drew ${e.cards[0] ? cards[0] : "from the stock"}.`;
+      case "take": return `${who} took ${cards[0]} from the discard pile.`;
+      case "replace": return `${who} replaced ${where}; out came ${cards[0]}.`;
+      case "discard": return `${who} discarded ${cards[0]}.`;
+      case "exchange": return `${who} exchanged ${where} (${cards.join(" ")}).`;
+      case "failed-exchange": return `${who} tried an exchange that failed (${cards.join(" ")}).`;
+      case "power": return `${who} used the power${e.note ? ": " + e.note : ""}.`;
+      case "peek": return `${who} peeked at ${where}` + (e.cards[0] ? `: ${cards[0]}.` : ".");
+      case "swap": return `${who} swapped ${where}` + (e.cards.some((c) => c !== null) ? ` (${cards.join(", ")}).` : ".");
+      case "skip": return `${who} skipped the power.`;
+      case "snap": return `${who} snapped ${where}: ${cards.join(" ")}!`;
+      case "wrong-snap": return `${who} snapped ${where} wrongly (${cards.join(" ")}).`;
+      case "penalty": return e.positions.length ? `${who} took a penalty card at ${where}.` : `${who} owed a penalty card; the stock is empty.`;
+      case "give": return `${who} gave ${place(e.positions[0])} to ${place(e.positions[1])}.`;
+      case "call": return `${who} called Cambio!`;
+      case "pass": return `${who} ended the turn.`;
+      case "recycle": return "The discard pile became the new stock.";
+      case "end": return null;
+      case "round-end": return `Round ${e.note.replace(/^round /, "").replace(":", " ended:")}.`;
+      case "halved": return `${who} landed exactly on the limit: the total is halved (${e.note}).`;
+      case "out": return `${who} ${e.player === this.view.seat ? "are" : "is"} out (${e.note}).`;
+      case "tie": return `A tie: an extra round decides (${e.note}).`;
+      case "match-end": return `The match is over: ${e.note}.`;
+      case "high-card": return null;
+      default: return e.text;
+    }
+  }
+}
+
+// ------------------------------------------------------------------------------------
+// Routing
+
+let current = null;
+
+function route() {
+  clearErrors();
+  if (current) { current.stop(); current = null; }
+  const hash = new URLSearchParams(location.hash.slice(1));
+  const join = hash.get("join");
+  const watch = hash.get("watch");
+  if (join || watch) {
+    main.replaceChildren(h("p", {}, "Connecting to the table\u2026"));
+    current = new TableClient(join || watch, !join);
+    window.cambioTable = current;
+  } else {
+    showCreate();
+  }
+}
+
+window.addEventListener("hashchange", route);
+route();
