@@ -1090,6 +1090,8 @@ class _Game:
             log = self.match.events
             for new in log[self._told :]:
                 self._tell_match(new)
+                if new.kind == MatchEventKind.ROUND_END and not self.settings.whole_match:
+                    break  # --round: nothing after the round's end
             self._told = len(log)
             return
         if not self._watching:
@@ -1223,11 +1225,11 @@ def _known_match(view: PlayerView, rules: RuleSet) -> bool:
 
 def _match_goal(rules: RuleSet) -> str:
     m = rules.match
-    cross = f"{'reaching' if m.at_limit else 'passing'} {m.limit}"
+    cross = f"{'reaches' if m.at_limit else 'passes'} {m.limit}"
     if m.end == "elimination":
-        return f"a player {cross} is out; the last one in wins"
+        return f"a player whose total {cross} is out; the last one in wins"
     if m.end == "limit":
-        return f"when a total is {cross}, the lowest total wins"
+        return f"once a total {cross}, the lowest total wins"
     if m.end == "rounds":
         return f"{m.rounds} rounds; the lowest total wins"
     return "one round"
