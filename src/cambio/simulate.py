@@ -527,7 +527,10 @@ def _print_report(report: SimulationReport) -> None:
     endings = ", ".join(f"{reason} {count}" for reason, count in report.endings.items())
     console.print(f"Rounds ended by: {endings}")
     rate = report.caller_success_rate
-    console.print("Caller among the winners: " + ("no calls" if rate is None else f"{rate:.1%}"))
+    console.print(
+        "Caller success rate: "
+        + ("no calls" if rate is None else f"{rate:.1%} (the caller among the winners)")
+    )
     console.print(
         f"Per round: {report.mean_turns:.1f} turns, {report.mean_decisions:.1f} decisions"
     )
