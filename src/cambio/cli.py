@@ -50,6 +50,8 @@ class Command:
     """A paragraph, shown in ``cambio NAME --help``."""
     arguments: Callable[[argparse.ArgumentParser], None]
     run: Callable[[argparse.Namespace], int]
+    example: str = ""
+    """One or more example command lines, shown at the end of ``cambio NAME --help``."""
 
 
 COMMANDS: dict[str, Command] = {}
@@ -190,6 +192,7 @@ register(
         "or `cambio diff`) with its player count and a one-line summary.",
         arguments=_variants_arguments,
         run=_variants,
+        example="cambio variants",
     )
 )
 
@@ -242,6 +245,7 @@ register(
         "file is valid and 1 otherwise.",
         arguments=_validate_arguments,
         run=_validate,
+        example="cambio validate examples/house_rule.toml\ncambio validate -q variants/*.toml",
     )
 )
 
@@ -303,6 +307,7 @@ register(
         "powers, sticking, calling, scoring, the stock's end and the match.",
         arguments=_rules_arguments,
         run=_rules,
+        example="cambio rules penalty\ncambio rules examples/house_rule.toml --axes",
     )
 )
 
@@ -404,6 +409,7 @@ register(
         "'same', for reference; --only hides them, --all adds every other axis.",
         arguments=_diff_arguments,
         run=_diff,
+        example="cambio diff practice penalty\ncambio diff elimination blind --only",
     )
 )
 
@@ -439,12 +445,18 @@ def _simulate(args: argparse.Namespace) -> int:
 register(
     Command(
         "play",
-        help="play a round in the terminal against computer players",
-        description="Play one round as player 0 against MemoryBots, typing short commands "
-        "(help lists them). Reads standard input, so a script can play; end of input stops "
-        "the game cleanly.",
+        help="play a match (or one round) in the terminal against computer players",
+        description="Play as player 0 against MemoryBots, typing short commands (help "
+        "lists them): the table's whole match, with running totals between rounds, or one "
+        "round with --round. Snaps are offered as --snap says and settled by the table's "
+        "arbitration, the same for you and the bots. Leaving (q, end of input, Ctrl-C) saves "
+        "the game to a file; --resume FILE continues it exactly. Reads standard input, so a "
+        "script can play.",
         arguments=_play_arguments,
         run=_play,
+        example="cambio play --variant snap --players 4 --snap ask\n"
+        "cambio play --variant elimination --seed 7 --round\n"
+        "cambio play --resume cambio-elimination-7.json",
     )
 )
 register(
@@ -457,6 +469,8 @@ register(
         "--jobs is.",
         arguments=_simulate_arguments,
         run=_simulate,
+        example="cambio simulate --variant practice --players 3 --bots memory,random,random "
+        "--games 2000 --seed 1\ncambio simulate --variant snap --games 500 --json",
     )
 )
 
@@ -469,20 +483,29 @@ def build_parser() -> argparse.ArgumentParser:
     """The ``cambio`` argument parser, with one subparser per registered command."""
     parser = argparse.ArgumentParser(
         prog="cambio",
-        description="The card game Cambio (Cabo, Pablo, Cactus) under any house-rule table: "
-        "list the bundled profiles, check rule files, print a table's quick reference, "
-        "or compare two tables.",
-        epilog="Run `cambio COMMAND --help` for the options of one command.",
+        description=_fill(
+            "The card game Cambio (Cabo, Pablo, Cactus) under any house-rule table: list "
+            "the profiles, check rule files, print a table's quick reference, compare two "
+            "tables, play a match in the terminal against fair bots, and simulate many games "
+            "between bots to weigh a house rule."
+        ),
+        epilog="Run `cambio COMMAND --help` for the options of one command and an example.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
         "--version", action="version", version=f"cambio {__version__}", help="print the version"
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
     for command in COMMANDS.values():
+        example = "".join(f"\n  {line}" for line in command.example.splitlines())
         child = sub.add_parser(
             command.name,
             help=command.help,
-            description=command.description,
+            description=_fill(command.description),
+            epilog=f"example{'s' if example.count(chr(10)) > 1 else ''}:{example}"
+            if example
+            else None,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
         )
         command.arguments(child)
         child.set_defaults(run=command.run)
@@ -509,6 +532,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         _err("cambio: interrupted")
         return 130
+
+
+def _fill(text: str) -> str:
+    """A paragraph wrapped to the terminal's width (at most 78 columns)."""
+    import shutil
+    import textwrap
+
+    width = min(78, shutil.get_terminal_size((78, 24)).columns - 2)
+    return textwrap.fill(text, max(width, 40))
 
 
 def _status(code: object) -> int:
