@@ -56,6 +56,7 @@ __all__ = [
     "main",
     "profile_markdown",
     "profiles_index_markdown",
+    "readme_profiles",
     "reference_keys",
     "reference_markdown",
     "toml_document",
@@ -64,6 +65,10 @@ __all__ = [
 
 REGENERATE = "python -m cambio._reference --write docs"
 """The command that rewrites every generated page."""
+
+README_BEGIN = "<!-- BEGIN generated profile table -->"
+README_END = "<!-- END generated profile table -->"
+"""Markers around the table of profiles in ``README.md``, rewritten by :func:`write_pages`."""
 
 NAV_BEGIN = "# BEGIN generated profile pages"
 NAV_END = "# END generated profile pages"
@@ -907,6 +912,29 @@ def profiles_index_markdown() -> str:
     return "\n".join(out)
 
 
+def readme_profiles(text: str) -> str:
+    """``README.md`` with the table of profiles between the markers rewritten.
+
+    One row per profile in ``variants/`` (grouped by parent as in the profile index),
+    each linking to its page, with its parent and its summary.
+    """
+    lines = text.splitlines()
+    try:
+        begin = next(i for i, line in enumerate(lines) if line.strip() == README_BEGIN)
+        end = next(i for i, line in enumerate(lines) if line.strip() == README_END)
+    except StopIteration:
+        raise ValueError(f"README.md needs the lines {README_BEGIN!r} and {README_END!r}") from None
+    files = _profile_files()
+    table = ["| profile | extends | what it is |", "|---|---|---|"]
+    for root, children in _families(files):
+        for name in (root, *children):
+            parent = _parent(files[name]) or ""
+            parent_cell = f"`{parent}`" if parent else ""
+            summary = _cell(load_ruleset(name).summary)
+            table.append(f"| [`{name}`](docs/profiles/{name}.md) | {parent_cell} | {summary} |")
+    return "\n".join([*lines[: begin + 1], *table, *lines[end:]]) + "\n"
+
+
 def _nav_lines(indent: str) -> list[str]:
     files = _profile_files()
     lines = [f"{indent}- profiles/index.md"]
@@ -955,12 +983,16 @@ def write_pages(docs: Path, mkdocs_yml: Path | None = None) -> list[Path]:
             stale.unlink()
             changed.append(stale)
     yml = mkdocs_yml if mkdocs_yml is not None else docs.parent / "mkdocs.yml"
-    if yml.exists():
-        old = yml.read_text(encoding="utf-8")
-        new = mkdocs_nav(old)
-        if new != old:
-            yml.write_text(new, encoding="utf-8")
-            changed.append(yml)
+    readme = docs.parent / "README.md"
+    for path, rewrite in ((yml, mkdocs_nav), (readme, readme_profiles)):
+        if path.exists():
+            old = path.read_text(encoding="utf-8")
+            if path == readme and README_BEGIN not in old:
+                continue
+            new = rewrite(old)
+            if new != old:
+                path.write_text(new, encoding="utf-8")
+                changed.append(path)
     return changed
 
 
@@ -974,7 +1006,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--write",
         metavar="DOCS",
         type=Path,
-        help="write reference.md and profiles/*.md under DOCS (and its mkdocs.yml nav)",
+        help="write reference.md and profiles/*.md under DOCS (and, beside DOCS, the "
+        "mkdocs.yml nav and the README's table of profiles)",
     )
     args = parser.parse_args(argv)
     if args.write is None:

@@ -160,39 +160,61 @@ def _variants(args: argparse.Namespace) -> int:
     from rich.table import Table
     from rich.text import Text
 
-    from .loading import available_variants, load_ruleset
+    from . import registry
+    from .loading import load_ruleset
     from .render import player_counts
 
     status = 0
-    table = Table(title="Bundled profiles", title_justify="left")
+    table = Table(title="Rule tables", title_justify="left")
     table.add_column("name", no_wrap=True, style="bold")
     table.add_column("players", no_wrap=True)
     table.add_column("summary")
-    for name in available_variants():
+    table.add_column("from")
+    found = registry.sources()
+    counts: dict[str, int] = {}
+    for source in found:
+        counts[source.name] = counts.get(source.name, 0) + 1
+    for source in sorted(found, key=lambda s: s.name):
+        name = source.name
+        where = Text("bundled" if source.origin == "bundled" else source.describe())
+        if counts[name] > 1:
+            status = 1
+            others = [s.describe() for s in found if s.name == name and s is not source]
+            message = f"defined twice: also by {' and '.join(others)}"
+            table.add_row(Text(name), Text("?"), Text(message, style="red"), where)
+            continue
         try:
             rules = load_ruleset(name)
         except RuleSetError as error:
             status = 1
             first = _problem_lines(error, name)[0]
-            table.add_row(Text(name), Text("?"), Text(f"invalid: {first}", style="red"))
+            table.add_row(Text(name), Text("?"), Text(f"invalid: {first}", style="red"), where)
             continue
-        table.add_row(Text(name), Text(player_counts(rules)), Text(rules.summary or "\u2014"))
+        table.add_row(
+            Text(name), Text(player_counts(rules)), Text(rules.summary or "\u2014"), where
+        )
     if not table.row_count:
-        _err("cambio: no bundled profiles found")
+        _err("cambio: no rule tables found")
         return 1
     _console().print(table)
+    for problem in registry.problems():
+        _err(f"cambio: {problem}")
+        status = 1
     return status
 
 
 register(
     Command(
         "variants",
-        help="list the bundled rule profiles with a one-line summary each",
-        description="List every bundled rule profile (a name you can pass to `cambio rules` "
-        "or `cambio diff`) with its player count and a one-line summary.",
+        help="list the rule tables by name, with a summary and where each comes from",
+        description="List every rule table you can name (pass the name to `cambio rules`, "
+        "`cambio diff`, `cambio play` or `cambio simulate`) with its player count, a "
+        "one-line summary and where it comes from: bundled, a folder in "
+        "CAMBIO_VARIANTS_PATH, or an installed package (entry point group "
+        "cambio.variants). A name defined twice is an error naming both places.",
         arguments=_variants_arguments,
         run=_variants,
-        example="cambio variants",
+        example="cambio variants\nCAMBIO_VARIANTS_PATH=club cambio variants",
     )
 )
 
