@@ -16,6 +16,9 @@ import cambio
 from cambio.cli import main
 from cambio.play import board_text, play
 
+# The child process imports the cambio these tests import (not another checkout's).
+SRC = str(Path(cambio.__file__).resolve().parents[1])
+
 # Commands that fit most moments: draw, discard the draw, skip a power, call.
 SIMPLE = "d\nx\nk\nc\n" * 40
 
@@ -36,7 +39,7 @@ def run(args: list[str], script: str) -> subprocess.CompletedProcess[str]:
         text=True,
         timeout=120,
         check=False,
-        env={"PYTHONIOENCODING": "utf-8", "PATH": ""},
+        env={"PYTHONIOENCODING": "utf-8", "PATH": "", "PYTHONPATH": SRC},
         cwd=os.getcwd(),
     )
 

@@ -23,6 +23,9 @@ from cambio.match import Match
 from cambio.play import opponents_seen, play
 from cambio.views import PlayerView
 
+# The child process imports the cambio these tests import (not another checkout's).
+SRC = str(Path(cambio.__file__).resolve().parents[1])
+
 # Commands that fit most moments: draw, discard the draw, skip a power, call; a blank line
 # lets a snap go.
 SIMPLE = "d\nx\nk\n\nc\n"
@@ -41,7 +44,7 @@ def cambio_play(args: list[str], script: str) -> subprocess.CompletedProcess[str
         text=True,
         timeout=300,
         check=False,
-        env={"PYTHONIOENCODING": "utf-8", "PATH": ""},
+        env={"PYTHONIOENCODING": "utf-8", "PATH": "", "PYTHONPATH": SRC},
         cwd=os.getcwd(),
     )
 

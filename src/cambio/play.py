@@ -348,7 +348,7 @@ class TerminalPlayer:
             (slot,) = slots("peek") if len(numbers) <= 2 else [(-1, -1)]
             if slot == (-1, -1):
                 raise ValueError("peek: give POS (yours) or PLAYER POS, e.g. p 1 2.")
-            return [Action.peek(me, *slot)]
+            return [Action.peek(me, slot)]
         if command in ("s", "swap"):
             if len(numbers) == 3:
                 first, second = (me, numbers[0]), (numbers[1], numbers[2])
@@ -356,7 +356,7 @@ class TerminalPlayer:
                 first, second = (numbers[0], numbers[1]), (numbers[2], numbers[3])
             else:
                 raise ValueError("swap: give PLAYER POS PLAYER POS, e.g. s 0 3 1 2.")
-            return [Action.swap(me, first, second), Action.swap(me, second, first)]
+            return [Action.swap(me, first, second)]
         if command in ("n", "snap"):
             return [Action.snap(me, *slots("snap"))]
         return []
