@@ -47,6 +47,7 @@ from hypothesis.stateful import (
 import cambio
 from cambio import Action, ActionKind, Card, IllegalActionError, Match, Round, RuleSet
 from cambio.events import Event, EventKind
+from cambio.invariants import ensure_consistent
 from cambio.match import MAX_EXTRA_ROUNDS, MAX_ROUNDS
 from cambio.rules import (
     CallRules,
@@ -195,6 +196,7 @@ def pile_from_events(events: Sequence[Event]) -> list[Card]:
 
 
 def check_cards(r: Round) -> None:
+    ensure_consistent(r)  # the invariants every load checks, shared with the engine
     assert card_places(r) == list(range(len(r.deck))), "a card is missing or in two places"
     assert r.stock_size == len(r._stock)
     assert [r.deck[c] for c in r._discard] == list(r.discard_pile)

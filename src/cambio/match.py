@@ -119,8 +119,8 @@ from typing import Any
 
 import attrs
 
-from .actions import Action, ActionKind, ActionSpace, action_space, opening_choices
-from .cards import Card, card_from_json, card_to_json
+from .actions import Action, ActionSpace, action_space, opening_choices
+from .cards import Card, card_to_json
 from .errors import IllegalActionError
 from .events import Event
 from .round import Round
@@ -979,32 +979,21 @@ class Match:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Match:
-        """Rebuild a saved match by replaying its actions (each checked as it is applied)."""
-        from .loading import ruleset_from_dict
+        """Rebuild a saved match by replaying its actions (each checked as it is applied).
 
-        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-            raise ValueError(f"not a saved match (expected format {SAVE_FORMAT!r})")
-        missing = [k for k in ("rules", "players", "seed", "actions") if k not in data]
-        if missing:
-            raise ValueError(f"a saved match needs {', '.join(missing)}")
-        rules = ruleset_from_dict(data["rules"], source="<saved match>")
-        decks = data.get("decks") or []
-        if not isinstance(decks, list):
-            raise ValueError("a saved match's decks must be a list")
-        actions = data.get("actions")
-        if not isinstance(actions, list):
-            raise ValueError("a saved match's actions must be a list")
-        return cls.replay(
-            rules,
-            [_action_from_dict(a) for a in actions],
-            players=data["players"],
-            seed=data["seed"],
-            decks=[None if d is None else [card_from_json(c) for c in d] for d in decks],
-        )
+        The document is read strictly (no coercion); any problem raises
+        :class:`~cambio.errors.SaveError` naming the JSON path of the first one.
+        """
+        from .saving import load_match
+
+        return load_match(data)
 
     @classmethod
     def from_json(cls, text: str) -> Match:
-        return cls.from_dict(json.loads(text))
+        """A match from the JSON text :meth:`to_json` wrote (see :meth:`from_dict`)."""
+        from .saving import load_match, parse_json
+
+        return load_match(parse_json(text, "match"))
 
     @classmethod
     def replay(
@@ -1029,14 +1018,3 @@ def _action_to_dict(action: Action) -> dict[str, Any]:
         "player": action.player,
         "positions": [list(p) for p in action.positions],
     }
-
-
-def _action_from_dict(raw: Any) -> Action:
-    try:
-        return Action(
-            ActionKind(raw["kind"]),
-            int(raw["player"]),
-            tuple((int(o), int(p)) for o, p in raw["positions"]),
-        )
-    except (KeyError, TypeError, ValueError) as exc:
-        raise ValueError(f"malformed saved action {raw!r}: {exc}") from None

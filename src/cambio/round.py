@@ -42,7 +42,7 @@ from .errors import IllegalActionError
 from .events import Event, EventKind
 from .rules import Power, RuleSet, Step, ensure_valid
 from .scoring import RoundResult, score_round
-from .views import History, PlayerView
+from .views import PlayerView
 
 __all__ = ["Phase", "Round"]
 
@@ -205,7 +205,9 @@ class Round:
         self._recycles = 0
         self._result: RoundResult | None = None
         self._events: list[Event] = []
-        self._histories: list[list[Event]] = [[] for _ in range(n)]
+        # each player's history as that player saw it: an immutable tuple, rebuilt only
+        # when the round's log has grown since (views share it, so it must not change)
+        self._histories: list[tuple[Event, ...]] = [() for _ in range(n)]
         self._actions: list[int] = []
         self._legal_cache: dict[int, list[int]] = {}
 
@@ -277,12 +279,18 @@ class Round:
     def _emit(self, event: Event) -> None:
         self._events.append(event)
 
-    def _history(self, player: int) -> list[Event]:
-        """``player``'s history: every event as that player saw it (kept incrementally)."""
+    def _history(self, player: int) -> tuple[Event, ...]:
+        """``player``'s history: every event as that player saw it, as an immutable tuple.
+
+        The tuple is cached per player and extended only when the log has grown, so
+        building views costs little; being a tuple, no holder of a view can change it.
+        """
         history = self._histories[player]
         events = self._events
-        for k in range(len(history), len(events)):
-            history.append(events[k].as_seen_by(player))
+        k = len(history)
+        if k < len(events):
+            history = tuple(history) + tuple(e.as_seen_by(player) for e in events[k:])
+            self._histories[player] = history
         return history
 
     # ------------------------------------------------------------------ public state
@@ -1142,7 +1150,7 @@ class Round:
             opening_positions=self._opening_seen[player],
             re_peek_used=bool(self._repeek_used & bit),
             turns=tuple(self._turns),
-            history=History(self._history(player)),
+            history=self._history(player),
             result=self._result,
         )
 
@@ -1161,7 +1169,7 @@ class Round:
         d["_pending"] = self._pending[:]
         d["_opening_seen"] = self._opening_seen[:]
         d["_events"] = self._events[:]
-        d["_histories"] = [h[:] for h in self._histories]
+        d["_histories"] = list(self._histories)  # immutable tuples, safely shared
         d["_actions"] = self._actions[:]
         d["_legal_cache"] = {}
         new.__dict__.update(d)
@@ -1234,18 +1242,21 @@ class Round:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], *, verify: bool = False) -> Round:
-        """Load a saved round; with ``verify``, also replay its actions and compare."""
+        """Load a saved round; with ``verify``, also replay its actions and compare.
+
+        Every load checks the document strictly and the state's invariants; any problem
+        raises :class:`~cambio.errors.SaveError` naming the JSON path of the first one.
+        """
         from .saving import load_round
 
         return load_round(data, verify=verify)
 
     @classmethod
     def from_json(cls, text: str, *, verify: bool = False) -> Round:
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"not a saved round: {exc}") from None
-        return cls.from_dict(data, verify=verify)
+        """Load a round from the JSON text :meth:`to_json` wrote (see :meth:`from_dict`)."""
+        from .saving import loads_round
+
+        return loads_round(text, verify=verify)
 
     @classmethod
     def replay(

@@ -9,20 +9,39 @@ actions and check that the replay reaches the same state (``verify=True``).
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from collections import Counter
+from types import UnionType
+from typing import TYPE_CHECKING, Any, Union, get_args, get_origin, get_type_hints
 
 import attrs
 import cattrs
 from cattrs.preconf.json import make_converter
 
 from .cards import Card, card_from_json, card_to_json
+from .errors import RuleSetError, SaveError
 from .events import Event
+from .loading import _found
 from .scoring import RoundResult
 
 if TYPE_CHECKING:
+    from .match import Match
     from .round import Round
+    from .rules import RuleSet
 
-__all__ = ["SAVE_FORMAT", "RoundSnapshot", "load_round", "save_round"]
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_NODES",
+    "MAX_SAVE_CHARS",
+    "SAVE_FORMAT",
+    "RoundSnapshot",
+    "check_shape",
+    "load_match",
+    "load_round",
+    "loads_round",
+    "parse_json",
+    "rules_from_save",
+    "save_round",
+]
 
 SAVE_FORMAT = "cambio-round/3"
 
@@ -81,7 +100,7 @@ class SavedRound:
     seed: int
     dealer: int
     starter: int
-    deck: list[list[str]]
+    deck: list[Card]
     actions: list[SavedAction]
     state: RoundSnapshot | None = None
 
@@ -97,40 +116,172 @@ def _event_to_list(e: Event) -> list[Any]:
     ]
 
 
-def _event_from_list(v: Any, _: Any) -> Event:
-    if not isinstance(v, list) or len(v) != 6:
-        raise TypeError(
-            f"expected an event as [kind, player, positions, cards, seen_by, note], found {v!r}"
-        )
-    kind, player, positions, cards, seen_by, note = v
-    if not isinstance(kind, str) or not isinstance(player, int) or not isinstance(note, str):
-        raise TypeError(f"malformed event {v!r}")
-    return Event(
-        kind,
-        player,
-        tuple((int(o), int(p)) for o, p in positions),
-        tuple(None if c is None else card_from_json(c) for c in cards),
-        None if seen_by is None else frozenset(int(x) for x in seen_by),
-        note,
-    )
-
-
 def _converter() -> cattrs.Converter:
-    conv = make_converter(forbid_extra_keys=True)
+    conv = make_converter()
     conv.register_unstructure_hook(Event, _event_to_list)
-    conv.register_structure_hook(Event, _event_from_list)
     conv.register_unstructure_hook(Card, card_to_json)
-    conv.register_structure_hook(Card, lambda v, _: card_from_json(v))
-    conv.register_unstructure_hook(
-        frozenset[int] | None, lambda v: None if v is None else sorted(v)
-    )
-    conv.register_structure_hook(
-        frozenset[int] | None, lambda v, _: None if v is None else frozenset(int(x) for x in v)
-    )
     return conv
 
 
 _conv = _converter()
+
+
+# --------------------------------------------------------------------------- strict reading
+
+MAX_SAVE_CHARS = 64 * 1024 * 1024
+"""The longest JSON text :func:`loads_round` and :meth:`cambio.Match.from_json` read."""
+
+MAX_DEPTH = 32
+"""The deepest nesting of arrays and objects a save may hold (a real one needs 6)."""
+
+MAX_NODES = 8_000_000
+"""The most values (numbers, strings, arrays, objects) a save may hold in all."""
+
+
+def _key_path(path: str, key: str) -> str:
+    if key.isidentifier():
+        return f"{path}.{key}"
+    return f"{path}[{json.dumps(key)}]"
+
+
+def check_shape(data: Any, path: str = "$") -> None:
+    """Raise :class:`SaveError` where ``data`` nests deeper than :data:`MAX_DEPTH` or
+    holds more than :data:`MAX_NODES` values, or holds a value JSON cannot carry.
+
+    The walk is iterative, so no input can exhaust the interpreter's stack.
+    """
+    stack: list[tuple[Any, str, int]] = [(data, path, 0)]
+    count = 0
+    while stack:
+        value, at, depth = stack.pop()
+        count += 1
+        if count > MAX_NODES:
+            raise SaveError(at, f"too large: more than {MAX_NODES} values in all")
+        if isinstance(value, dict):
+            if depth >= MAX_DEPTH:
+                raise SaveError(at, f"nested deeper than {MAX_DEPTH} levels")
+            items = list(value.items())
+            for key, sub in reversed(items):
+                if not isinstance(key, str):
+                    raise SaveError(at, f"expected string keys, found {_found(key)}")
+                stack.append((sub, _key_path(at, key), depth + 1))
+        elif isinstance(value, (list, tuple)):
+            if depth >= MAX_DEPTH:
+                raise SaveError(at, f"nested deeper than {MAX_DEPTH} levels")
+            for i in range(len(value) - 1, -1, -1):
+                stack.append((value[i], f"{at}[{i}]", depth + 1))
+        elif value is not None and not isinstance(value, (str, int, float)):
+            raise SaveError(at, f"expected a JSON value, found {_found(value)}")
+
+
+def parse_json(text: Any, what: str) -> Any:
+    """The JSON value of ``text`` (a save of ``what``), or :class:`SaveError` at ``$``."""
+    if isinstance(text, (bytes, bytearray)):
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise SaveError("$", f"not UTF-8 text (byte at offset {exc.start})") from None
+    if not isinstance(text, str):
+        raise SaveError("$", f"expected the JSON text of a saved {what}, found {_found(text)}")
+    if len(text) > MAX_SAVE_CHARS:
+        raise SaveError("$", f"too large: more than {MAX_SAVE_CHARS} characters")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise SaveError("$", f"not a saved {what}: invalid JSON: {exc}") from None
+    except RecursionError:
+        raise SaveError("$", f"nested deeper than {MAX_DEPTH} levels") from None
+    except ValueError as exc:  # an integer with too many digits
+        raise SaveError("$", f"not a saved {what}: {exc}") from None
+
+
+def _expect(ok: bool, path: str, what: str, value: Any) -> None:
+    if not ok:
+        raise SaveError(path, f"expected {what}, found {_found(value)}")
+
+
+def _structure(value: Any, tp: Any, path: str) -> Any:
+    """``value`` as type ``tp``, with no coercion; :class:`SaveError` at the first misfit."""
+    if tp is int:
+        _expect(type(value) is int, path, "an integer", value)
+        return value
+    if tp is bool:
+        _expect(type(value) is bool, path, "a boolean (true or false)", value)
+        return value
+    if tp is str:
+        _expect(type(value) is str, path, "a string", value)
+        return value
+    if tp is Card:
+        try:
+            return card_from_json(value)
+        except ValueError:
+            raise SaveError(
+                path, f"expected a card as [rank, suit], found {_found(value)}"
+            ) from None
+    if tp is Event:
+        return _event(value, path)
+    origin = get_origin(tp)
+    args = get_args(tp)
+    if origin is Union or origin is UnionType:
+        if value is None and type(None) in args:
+            return None
+        (inner,) = [a for a in args if a is not type(None)]
+        return _structure(value, inner, path)
+    if origin is list or (origin is tuple and args[-1:] == (Ellipsis,)):
+        _expect(isinstance(value, (list, tuple)), path, "an array", value)
+        out = [_structure(v, args[0], f"{path}[{i}]") for i, v in enumerate(value)]
+        return out if origin is list else tuple(out)
+    if origin is tuple:
+        n = len(args)
+        ok = isinstance(value, (list, tuple)) and len(value) == n
+        _expect(ok, path, f"an array of {n}", value)
+        return tuple(
+            _structure(v, a, f"{path}[{i}]")
+            for i, (v, a) in enumerate(zip(value, args, strict=True))
+        )
+    if origin is dict:
+        _expect(isinstance(value, dict), path, "an object", value)
+        return value
+    if attrs.has(tp):
+        return _object(value, tp, path)
+    raise AssertionError(f"no strict reading for {tp!r}")  # pragma: no cover
+
+
+_HINTS: dict[type, dict[str, Any]] = {}
+
+
+def _object(value: Any, cls: type, path: str) -> Any:
+    _expect(isinstance(value, dict), path, "an object", value)
+    hints = _HINTS.get(cls)
+    if hints is None:
+        hints = _HINTS[cls] = get_type_hints(cls)
+    fields = attrs.fields(cls)
+    names = {f.name for f in fields}
+    for key in value:
+        if key not in names:
+            known = ", ".join(f.name for f in fields)
+            raise SaveError(_key_path(path, key), f"unknown key; expected one of: {known}")
+    kwargs: dict[str, Any] = {}
+    for f in fields:
+        at = _key_path(path, f.name)
+        if f.name not in value:
+            if f.default is attrs.NOTHING:
+                raise SaveError(at, "missing required key")
+            continue
+        kwargs[f.name] = _structure(value[f.name], hints[f.name], at)
+    return cls(**kwargs)
+
+
+def _event(value: Any, path: str) -> Event:
+    what = "an event as [kind, player, positions, cards, seen_by, note]"
+    _expect(isinstance(value, (list, tuple)) and len(value) == 6, path, what, value)
+    kind = _structure(value[0], str, f"{path}[0]")
+    player = _structure(value[1], int, f"{path}[1]")
+    positions = _structure(value[2], tuple[tuple[int, int], ...], f"{path}[2]")
+    cards = _structure(value[3], tuple[Card | None, ...], f"{path}[3]")
+    seen = _structure(value[4], tuple[int, ...] | None, f"{path}[4]")
+    note = _structure(value[5], str, f"{path}[5]")
+    return Event(kind, player, positions, cards, None if seen is None else frozenset(seen), note)
 
 
 def save_round(rnd: Round) -> dict[str, Any]:
@@ -179,7 +330,7 @@ def save_round(rnd: Round) -> dict[str, Any]:
         seed=rnd.seed,
         dealer=rnd.dealer,
         starter=rnd.starter,
-        deck=[card_to_json(c) for c in rnd.deck],
+        deck=list(rnd.deck),
         actions=[
             SavedAction(a.kind.value, a.player, list(a.positions))
             for a in (space.decode(x) for x in rnd._actions)
@@ -191,54 +342,72 @@ def save_round(rnd: Round) -> dict[str, Any]:
 
 
 def load_round(data: Any, *, verify: bool = False) -> Round:
-    """A round from :func:`save_round`'s document.
+    """A round from :func:`save_round`'s document, checked before it is returned.
 
-    The snapshot is restored directly; with ``verify`` (or when the document has no
-    snapshot) the actions are replayed from the deal, and a replay that disagrees with
-    the snapshot is an error. A malformed document raises ``ValueError``.
+    The document is read strictly (no coercion: ``"3"``, ``3.7`` or ``true`` where a
+    whole number belongs are errors), the rules are checked like a rule file, and the
+    snapshot is restored directly and must pass every invariant of
+    :mod:`cambio.invariants`. With ``verify`` (or when the document has no snapshot)
+    the actions are also replayed from the deal, and a replay that disagrees with the
+    snapshot is an error. Any problem raises :class:`~cambio.errors.SaveError` naming
+    the JSON path of the first problem; nothing else escapes.
     """
+    check_shape(data)
+    if not isinstance(data, dict):
+        raise SaveError("$", f"expected a saved round (an object), found {_found(data)}")
+    if data.get("format") != SAVE_FORMAT:
+        raise SaveError("$.format", f"not a saved round (expected format {SAVE_FORMAT!r})")
+    doc: SavedRound = _object(data, SavedRound, "$")
+    try:
+        return _restore(doc, verify)
+    except SaveError:
+        raise
+    except RecursionError:  # pragma: no cover - check_shape bounds every nesting
+        raise SaveError("$", "nested too deeply") from None
+
+
+def _restore(doc: SavedRound, verify: bool) -> Round:
     from .actions import Action, ActionKind
-    from .loading import ruleset_from_dict
+    from .invariants import ensure_consistent
     from .round import Phase, Round
 
-    if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-        raise ValueError(f"not a saved round (expected format {SAVE_FORMAT!r})")
-    try:
-        doc = _conv.structure(data, SavedRound)
-    except Exception as exc:  # cattrs groups every problem of the document
-        raise ValueError(f"malformed saved round: {cattrs.transform_error(exc)}") from None
-    rules = ruleset_from_dict(doc.rules, source="<saved round>")
-    try:
-        actions = [
-            Action(ActionKind(a.kind), a.player, tuple((o, p) for o, p in a.positions))
-            for a in doc.actions
-        ]
-    except ValueError as exc:
-        raise ValueError(f"malformed saved action: {exc}") from None
-    deck = [card_from_json(c) for c in doc.deck]
+    rules = rules_from_save(doc.rules, "$.rules")
+    deck = _deal_of(rules, doc.players, doc.dealer, doc.starter, doc.deck, "$")
+    actions: list[Action] = []
+    for k, a in enumerate(doc.actions):
+        try:
+            kind = ActionKind(a.kind)
+        except ValueError:
+            raise SaveError(f"$.actions[{k}].kind", f"unknown action kind {a.kind!r}") from None
+        actions.append(Action(kind, a.player, tuple(a.positions)))
 
     def replay() -> Round:
-        return Round.replay(
-            rules,
-            actions,
-            players=doc.players,
-            seed=doc.seed,
-            deck=deck,
-            dealer=doc.dealer,
-            starter=doc.starter,
+        rnd = Round(
+            rules, doc.players, seed=doc.seed, deck=deck, dealer=doc.dealer, starter=doc.starter
         )
+        for k, action in enumerate(actions):
+            try:
+                rnd.apply(action)
+            except ValueError as exc:  # IllegalActionError, a malformed action
+                raise SaveError(f"$.actions[{k}]", f"cannot be replayed: {exc}") from None
+        return rnd
 
     state = doc.state
     if state is None:
         return replay()
     rnd = Round(
-        rules,
-        doc.players,
-        seed=doc.seed,
-        deck=deck,
-        dealer=doc.dealer,
-        starter=doc.starter,
+        rules, doc.players, seed=doc.seed, deck=deck, dealer=doc.dealer, starter=doc.starter
     )
+    at = "$.state."
+    phases = len(Phase)
+    for name, value in (("phase", state.phase), ("give_return", state.give_return)):
+        if not 0 <= value < phases:
+            raise SaveError(at + name, f"expected a phase number from 0 to {phases - 1}")
+    table = rules.powers.table
+    if not -1 <= state.power < len(table):
+        raise SaveError(
+            at + "power", f"expected -1 (no power) or a power from 0 to {len(table) - 1}"
+        )
     rnd.phase = Phase(state.phase)
     rnd._current = state.current
     rnd._slots = [list(row) for row in state.slots]
@@ -247,7 +416,7 @@ def load_round(data: Any, *, verify: bool = False) -> Round:
     rnd._known = list(state.known)
     rnd._drawn = state.drawn
     rnd._from_stock = state.from_stock
-    rnd._power_now = rules.powers.table[state.power] if state.power >= 0 else None
+    rnd._power_now = table[state.power] if state.power >= 0 else None
     rnd._power_card = state.power_card
     rnd._step = state.step
     rnd._peeked = list(state.peeked)
@@ -267,14 +436,121 @@ def load_round(data: Any, *, verify: bool = False) -> Round:
     rnd._pending = list(state.pending)
     rnd._recycles = state.recycles
     rnd._events = list(state.events)
-    rnd._histories = [[] for _ in range(rnd.players)]
+    rnd._histories = [() for _ in range(rnd.players)]
     rnd._result = state.result
-    rnd._actions = [rnd.space.encode(a) for a in actions]
+    ids = []
+    for k, action in enumerate(actions):
+        try:
+            ids.append(rnd.space.encode(action))
+        except (ValueError, TypeError) as exc:
+            raise SaveError(f"$.actions[{k}]", f"not an action of this round: {exc}") from None
+    rnd._actions = ids
     rnd._legal_cache = {}
+    ensure_consistent(rnd, at)
     if verify and replay() != rnd:
-        raise ValueError("the saved state disagrees with a replay of the saved actions")
+        raise SaveError("$.state", "the saved state disagrees with a replay of the saved actions")
     return rnd
+
+
+def rules_from_save(raw: dict[str, Any], path: str) -> RuleSet:
+    """The RuleSet written at ``path`` of a save; :class:`SaveError` at its first problem."""
+    from .loading import ruleset_from_dict
+
+    try:
+        return ruleset_from_dict(raw, source=path)
+    except RuleSetError as exc:
+        first = exc.problems[0]
+        where = f"{path}.{first.path}" if first.path else path
+        raise SaveError(where, first.message) from None
+
+
+def _deal_of(
+    rules: RuleSet, players: int, dealer: int, starter: int, deck: list[Card] | None, at: str
+) -> list[Card] | None:
+    """Check a saved deal against the table; the deck it names, in deal order."""
+    lo, hi = rules.players.min, rules.players.max
+    if not lo <= players <= hi:
+        raise SaveError(f"{at}.players", f"the table seats {lo} to {hi} players, not {players}")
+    size = rules.teams.size
+    if size > 1 and players % size:
+        raise SaveError(f"{at}.players", f"teams of {size} need a multiple of {size} players")
+    for name, seat in (("dealer", dealer), ("starter", starter)):
+        if not 0 <= seat < players:
+            raise SaveError(
+                f"{at}.{name}", f"expected a seat from 0 to {players - 1}, found {seat}"
+            )
+    if deck is None:
+        return None
+    full = rules.deck.cards()
+    if len(deck) != len(full):
+        raise SaveError(f"{at}.deck", f"expected the table's {len(full)} cards, found {len(deck)}")
+    extra = Counter(deck) - Counter(full)
+    if extra:
+        card = next(iter(extra))
+        k = max(i for i, c in enumerate(deck) if c == card)
+        raise SaveError(f"{at}.deck[{k}]", f"the table's deck holds {card} fewer times")
+    return deck
+
+
+@attrs.frozen
+class SavedMatch:
+    """The whole JSON document of a saved match: the table, the deal and the actions."""
+
+    format: str
+    rules: dict[str, Any]
+    players: int
+    seed: int
+    actions: list[SavedAction]
+    decks: list[list[Card] | None] = attrs.field(factory=list)
+
+
+def load_match(data: Any) -> Match:
+    """A match from :meth:`cambio.Match.to_dict`'s document, replayed and checked.
+
+    Read as strictly as a saved round; every action is replayed through the match's
+    own checks. Any problem raises :class:`~cambio.errors.SaveError` at its JSON path.
+    """
+    from .actions import Action, ActionKind
+    from .match import SAVE_FORMAT as MATCH_FORMAT
+    from .match import Match
+
+    check_shape(data)
+    if not isinstance(data, dict):
+        raise SaveError("$", f"expected a saved match (an object), found {_found(data)}")
+    if data.get("format") != MATCH_FORMAT:
+        raise SaveError("$.format", f"not a saved match (expected format {MATCH_FORMAT!r})")
+    doc: SavedMatch = _object(data, SavedMatch, "$")
+    rules = rules_from_save(doc.rules, "$.rules")
+    _deal_of(rules, doc.players, 0, 0, None, "$")
+    for k, deck in enumerate(doc.decks):
+        if deck is not None:
+            extra = Counter(deck) - Counter(rules.deck.cards())
+            if extra:
+                card = next(iter(extra))
+                message = f"the table's deck holds {card} fewer times"
+                raise SaveError(f"$.decks[{k}]", message)
+    try:
+        match = Match(rules, doc.players, seed=doc.seed, decks=doc.decks)
+    except ValueError as exc:  # pragma: no cover - the deal is checked above
+        raise SaveError("$", f"cannot deal this match: {exc}") from None
+    for k, a in enumerate(doc.actions):
+        try:
+            action = Action(ActionKind(a.kind), a.player, tuple(a.positions))
+        except ValueError:
+            raise SaveError(f"$.actions[{k}].kind", f"unknown action kind {a.kind!r}") from None
+        if match.is_over:
+            raise SaveError(f"$.actions[{k}]", "the match is already over")
+        try:
+            match.apply(action)
+        except ValueError as exc:  # IllegalActionError, a malformed action
+            raise SaveError(f"$.actions[{k}]", f"cannot be replayed: {exc}") from None
+    return match
 
 
 def dumps(rnd: Round) -> str:
     return json.dumps(save_round(rnd), separators=(",", ":"))
+
+
+def loads_round(text: Any, *, verify: bool = False) -> Round:
+    """A round from the JSON text of a save (see :func:`load_round`)."""
+    return load_round(parse_json(text, "round"), verify=verify)

@@ -3,13 +3,14 @@
 A :class:`PlayerView` is made by :meth:`cambio.Round.view`. Its grids hold a card only
 where the viewer legally saw that card and has followed it since (through public moves);
 its history holds every event as the viewer saw it. Nothing in a view points back at the
-round, so a bot handed a view cannot reach hidden cards.
+round, so a bot handed a view cannot reach hidden cards; and a view is immutable all the
+way down (frozen records, tuples, frozensets, strings and numbers), so nothing a bot
+does to a view can change the round or a later view. The history tuple is shared
+between the views of one player built while that player's history did not grow, which
+keeps building a view cheap.
 """
 
 from __future__ import annotations
-
-from collections.abc import Iterator, Sequence
-from typing import overload
 
 import attrs
 
@@ -18,58 +19,7 @@ from .events import Event
 from .rules import Step
 from .scoring import RoundResult
 
-__all__ = ["History", "PlayerView"]
-
-
-class History(Sequence[Event]):
-    """A player's event history at one moment: a read-only, fixed-length sequence.
-
-    It shares the player's own history list (events already redacted to what that
-    player saw, so it holds nothing hidden) instead of copying it, which keeps building
-    a view cheap; later events never show through, as the length is fixed.
-    """
-
-    __slots__ = ("_events", "_length")
-
-    def __init__(self, events: Sequence[Event], length: int | None = None) -> None:
-        self._events = events
-        self._length = len(events) if length is None else length
-
-    def __len__(self) -> int:
-        return self._length
-
-    @overload
-    def __getitem__(self, index: int) -> Event: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> tuple[Event, ...]: ...
-
-    def __getitem__(self, index: int | slice) -> Event | tuple[Event, ...]:
-        if isinstance(index, slice):
-            return tuple(self._events[: self._length][index])
-        if index < 0:
-            index += self._length
-        if not 0 <= index < self._length:
-            raise IndexError("history index out of range")
-        return self._events[index]
-
-    def __iter__(self) -> Iterator[Event]:
-        events = self._events
-        for i in range(self._length):
-            yield events[i]
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, Sequence) and not isinstance(other, str):
-            return len(other) == self._length and all(
-                a == b for a, b in zip(self, other, strict=True)
-            )
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(tuple(self))
-
-    def __repr__(self) -> str:
-        return f"History({list(self)!r})"
+__all__ = ["PlayerView"]
 
 
 @attrs.frozen(slots=True)
@@ -133,9 +83,9 @@ class PlayerView:
     """Whether the viewer has used the table's once-per-round re-peek."""
     turns: tuple[int, ...]
     """``turns[seat]``: how many turns each seat has completed this round."""
-    history: Sequence[Event]
-    """Every event of the round so far as the viewer saw it (cards the viewer did not see
-    are ``None``): a read-only :class:`History` sequence."""
+    history: tuple[Event, ...]
+    """Every event of the round so far as the viewer saw it, oldest first (cards the
+    viewer did not see are ``None``): an immutable tuple."""
     result: RoundResult | None
     """The round's result once it is over (every card is then public), else ``None``."""
 
