@@ -52,6 +52,7 @@ __all__ = [
     "NOTES",
     "DocKey",
     "MissingMeaningError",
+    "field_meanings",
     "generated_pages",
     "main",
     "profile_markdown",
@@ -581,6 +582,47 @@ def reference_keys() -> list[DocKey]:
     if stale:
         raise MissingMeaningError(f"NOTES names keys that do not exist: {', '.join(stale)}")
     return keys
+
+
+def field_meanings() -> dict[tuple[str, str], str]:
+    """What each field of the :mod:`cambio.rules` classes means, by ``(class, field)``.
+
+    The text is the reference page's (the field's docstring, else its note in
+    :data:`NOTES`), in Markdown; a section of :class:`~cambio.rules.RuleSet` is
+    described by the first line of its class's docstring. The API reference shows these
+    beside fields whose source carries no docstring. A class reached by several key paths
+    takes the first one's meaning.
+
+    >>> meanings = field_meanings()
+    >>> meanings[("SnapRules", "when")].startswith("When a player may snap")
+    True
+    >>> meanings[("RuleSet", "snap")]
+    'The `[snap]` table: Snapping (sticking): throwing a grid card that matches the top discard.'
+    """
+    meanings = {key.path: key.meaning for key in reference_keys()}
+    found: dict[tuple[str, str], str] = {}
+
+    def visit(cls: type, prefix: str) -> None:
+        hints = typing.get_type_hints(cls)
+        for field in attrs.fields(cls):
+            path = f"{prefix}{field.name}"
+            tp = hints[field.name]
+            union = _union_args(tp)
+            inner = next((a for a in union if a is not type(None)), tp) if union else tp
+            args = typing.get_args(inner)
+            element = args[0] if typing.get_origin(inner) is tuple and args else None
+            if path in meanings:
+                found.setdefault((cls.__name__, field.name), meanings[path])
+            elif _is_attrs(inner):
+                first = _markdown(inspect.getdoc(inner) or "").split(". ")[0].rstrip(".")
+                found.setdefault((cls.__name__, field.name), f"The `[{path}]` table: {first}.")
+            if _is_attrs(inner):
+                visit(inner, f"{path}.")
+            elif element is not None and _is_attrs(element):
+                visit(element, f"{path}[].")
+
+    visit(RuleSet, "")
+    return found
 
 
 # ---------------------------------------------------------------------------------------

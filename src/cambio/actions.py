@@ -245,23 +245,42 @@ class ActionSpace:
         several: bool = False,
     ) -> None:
         self.players = players
+        """How many seats."""
         self.positions = positions
+        """Positions per player (the grid plus its extra positions)."""
         self.opening = tuple(tuple(c) for c in opening)
+        """The opening-peek choices, each a sorted tuple of positions."""
         self.exchange = exchange
+        """Whether exchanges of several equal cards have ids."""
         self.several = several
+        """Whether snaps of several own cards at once have ids."""
         slots = players * positions
         self.slots = slots
+        """Places on the table: ``players * positions``."""
         self.o_simple = 0
+        """First local id of the seven simple actions (draw, take, call, pass, re-peek,
+        discard, skip)."""
         self.o_opening = len(_SIMPLE)
+        """First local id of the opening-peek choices."""
         self.o_replace = self.o_opening + len(self.opening)
+        """First local id of ``replace``, one per own position."""
         self.o_peek = self.o_replace + positions
+        """First local id of ``peek``, one per table place."""
         self.o_snap = self.o_peek + slots
+        """First local id of single-card ``snap``, one per table place."""
         self.o_give = self.o_snap + slots
+        """First local id of ``give``, one per own position."""
         self.o_swap = self.o_give + positions
+        """First local id of ``swap``, one per unordered pair of table places."""
         self.o_exchange = self.o_swap + slots * (slots - 1) // 2
+        """First local id of ``exchange``, one per subset of own positions (when allowed)."""
         self.o_snap_many = self.o_exchange + ((1 << positions) if exchange else 0)
+        """First local id of multi-card ``snap``, one per subset of own positions (when
+        allowed)."""
         self.per_player = self.o_snap_many + ((1 << positions) if several else 0)
+        """Local ids per player: a global id is ``player * per_player + local``."""
         self.size = self.per_player * players
+        """How many ids in all (ids run from 0 to ``size - 1``)."""
         self._pair_base = [0] * slots
         base = 0
         for a in range(slots):

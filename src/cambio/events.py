@@ -84,14 +84,22 @@ class Event(NamedTuple):
     """
 
     kind: str
+    """What happened: one of the :class:`EventKind` names."""
     player: int = -1
+    """The seat that acted, or -1 for the table itself (the deal, a recycle, the end)."""
     positions: tuple[tuple[int, int], ...] = ()
+    """The places involved, as ``(owner seat, position from 1)`` pairs."""
     cards: tuple[Card | None, ...] = ()
+    """The cards involved, in the order of ``positions`` where that applies; ``None``
+    for a card the viewer did not see (after :meth:`as_seen_by`)."""
     seen_by: frozenset[int] | None = None
+    """The seats that saw the cards, or ``None`` when everyone did."""
     note: str = ""
+    """A short free text: a power's name, why the round ended, ``seen`` for a seen swap."""
 
     @property
     def public(self) -> bool:
+        """Whether everyone saw the event's cards (``seen_by`` is ``None``)."""
         return self.seen_by is None
 
     def as_seen_by(self, player: int) -> Event:

@@ -69,9 +69,13 @@ class TableSource:
     """
 
     name: str
+    """The table's name: its file name without ``.toml``."""
     entry: Traversable
+    """The file itself (a path or a resource inside a package)."""
     origin: str
+    """How it was found: ``bundled``, ``CAMBIO_VARIANTS_PATH`` or ``package NAME``."""
     place: str
+    """Where a reader can find the file: a path, or ``package:folder/NAME.toml``."""
 
     def describe(self) -> str:
         """Where the table comes from, in a few words: ``ORIGIN (PLACE)``."""
@@ -84,6 +88,11 @@ class DuplicateTableError(RuleSetError):
     ``source`` and ``path`` say where the name was asked for (a file's ``extends``),
     when not simply by name.
     """
+
+    name: str
+    """The name defined more than once."""
+    sources: tuple[TableSource, ...]
+    """Every table that defines it."""
 
     def __init__(
         self, name: str, found: tuple[TableSource, ...], source: str = "", path: str = ""
