@@ -32,7 +32,7 @@ def test_mypy_strict() -> None:
 
 
 def _python_dirs() -> list[str]:
-    return [d for d in ("src", "tests", "benchmarks", "examples") if (ROOT / d).is_dir()]
+    return [d for d in ("src", "tests", "benchmarks", "examples", "docs") if (ROOT / d).is_dir()]
 
 
 def test_ruff_check() -> None:

@@ -97,7 +97,7 @@ class Action:
     """The places it touches, as ``(owner seat, position from 1)`` pairs."""
 
     def __str__(self) -> str:
-        where = " ".join(f"P{o}:{p}" for o, p in self.positions)
+        where = " ".join(_place_text(place) for place in self.positions)
         return f"P{self.player} {self.kind.value}" + (f" {where}" if where else "")
 
     def to_dict(self) -> dict[str, object]:
@@ -421,6 +421,13 @@ class ActionSpace:
                 raise ValueError("snap takes exactly one position at this table")
             return self.o_snap_many + self._own_mask(action)
         raise ValueError(f"unknown action kind {kind!r}")
+
+
+def _place_text(place: object) -> str:
+    """``P<owner>:<position>``, or the place as given when it is not a pair."""
+    if isinstance(place, tuple) and len(place) == 2:
+        return f"P{place[0]}:{place[1]}"
+    return repr(place)
 
 
 def _place(value: object) -> Slot:
