@@ -597,7 +597,7 @@ def field_meanings() -> dict[tuple[str, str], str]:
     >>> meanings[("SnapRules", "when")].startswith("When a player may snap")
     True
     >>> meanings[("RuleSet", "snap")]
-    'The `[snap]` table: Snapping (sticking): throwing a grid card that matches the top discard.'
+    'The `[snap]` table: snapping (sticking): throwing a grid card that matches the top discard.'
     """
     meanings = {key.path: key.meaning for key in reference_keys()}
     found: dict[tuple[str, str], str] = {}
@@ -615,6 +615,7 @@ def field_meanings() -> dict[tuple[str, str], str]:
                 found.setdefault((cls.__name__, field.name), meanings[path])
             elif _is_attrs(inner):
                 first = _markdown(inspect.getdoc(inner) or "").split(". ")[0].rstrip(".")
+                first = first[:1].lower() + first[1:]
                 found.setdefault((cls.__name__, field.name), f"The `[{path}]` table: {first}.")
             if _is_attrs(inner):
                 visit(inner, f"{path}.")
