@@ -126,7 +126,8 @@ def test_a_table_from_an_installed_plugin_package_loads_by_name(tmp_path: Path) 
     assert (site / "club_tables-1.0.dist-info" / "entry_points.txt").exists()
     env = {
         **{k: v for k, v in os.environ.items() if k != registry.VARIANTS_PATH_ENV},
-        "PYTHONPATH": str(site),
+        # the plugin's folder, then the cambio these tests import (not another checkout's)
+        "PYTHONPATH": os.pathsep.join([str(site), str(Path(cambio.__file__).parents[1])]),
         "COLUMNS": "200",
     }
     code = (
