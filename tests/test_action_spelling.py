@@ -45,6 +45,10 @@ def test_the_old_peek_spelling_warns_and_means_the_same() -> None:
     with pytest.warns(DeprecationWarning, match=r"Action\.peek\(player, \(owner, position\)\)"):
         old = Action.peek(0, 1, 2)
     assert old == Action.peek(0, (1, 2))
+    with pytest.warns(DeprecationWarning):
+        assert Action.peek(0, owner=1, position=2) == old
+    with pytest.warns(DeprecationWarning):
+        assert Action.peek(0, 1, position=2) == old
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         Action.peek(0, 1, 2)

@@ -189,15 +189,31 @@ class Action:
     @classmethod
     def peek(cls, player: int, slot: int, position: int) -> Action: ...
 
+    @overload
     @classmethod
-    def peek(cls, player: int, slot: Slot | int, position: int | None = None) -> Action:
+    def peek(cls, player: int, *, owner: int, position: int) -> Action: ...
+
+    @classmethod
+    def peek(
+        cls,
+        player: int,
+        slot: Slot | int | None = None,
+        position: int | None = None,
+        *,
+        owner: int | None = None,
+    ) -> Action:
         """A power's peek at the card at ``slot``, an ``(owner, position)`` pair.
 
-        The old spelling ``Action.peek(player, owner, position)`` still works but is
-        deprecated (a :class:`DeprecationWarning`): write ``Action.peek(player, (owner,
-        position))``, as for :meth:`swap` and :meth:`snap`.
+        The old spelling ``Action.peek(player, owner, position)`` (also with ``owner=``
+        and ``position=`` by keyword) still works but is deprecated (a
+        :class:`DeprecationWarning`): write ``Action.peek(player, (owner, position))``,
+        as for :meth:`swap` and :meth:`snap`.
         """
-        if position is not None:
+        if owner is not None:
+            if slot is not None:
+                raise TypeError("Action.peek takes an (owner, position) pair or owner=, not both")
+            slot = owner
+        if position is not None or owner is not None:
             warnings.warn(
                 "Action.peek(player, owner, position) is deprecated; "
                 "write Action.peek(player, (owner, position))",
