@@ -15,6 +15,7 @@ player did not see replaced by ``None``.
 
 from __future__ import annotations
 
+import enum
 from typing import NamedTuple
 
 from .cards import Card
@@ -22,8 +23,17 @@ from .cards import Card
 __all__ = ["Event", "EventKind"]
 
 
-class EventKind:
-    """The names of event kinds (plain strings, so logs stay readable)."""
+class EventKind(str, enum.Enum):
+    """What an event records: an enum like :class:`~cambio.actions.ActionKind`.
+
+    Each member is also its string (``EventKind.DRAW == "draw"``), so code that compares
+    an event's kind with the plain text still works, and logs and saves stay readable.
+
+    >>> EventKind.WRONG_SNAP == "wrong-snap", str(EventKind.WRONG_SNAP)
+    (True, 'wrong-snap')
+    >>> EventKind("draw") is EventKind.DRAW
+    True
+    """
 
     DEAL = "deal"
     """The cards are dealt; ``cards`` holds the card that starts the discard pile."""
@@ -73,6 +83,12 @@ class EventKind:
     END = "end"
     """The round ends (``note``: why: ``call``, ``stock``, ``empty-grid``, ``turn-cap``)."""
 
+    def __str__(self) -> str:
+        return self.value
+
+    def __format__(self, spec: str) -> str:
+        return format(self.value, spec)
+
 
 class Event(NamedTuple):
     """One thing that happened in a round (an immutable record).
@@ -84,7 +100,8 @@ class Event(NamedTuple):
     """
 
     kind: str
-    """What happened: one of the :class:`EventKind` names."""
+    """What happened: an :class:`EventKind` (a match event: a ``MatchEventKind``); both
+    are strings."""
     player: int = -1
     """The seat that acted, or -1 for the table itself (the deal, a recycle, the end)."""
     positions: tuple[tuple[int, int], ...] = ()
