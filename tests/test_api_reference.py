@@ -208,6 +208,7 @@ def test_every_key_of_every_section_is_documented(
         cambio.Problem,
         cambio.IllegalActionError,
         cambio.SaveError,
+        cambio.PositionError,
         DuplicateTableError,
     ],
     ids=lambda error: error.__name__,
