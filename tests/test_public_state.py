@@ -155,7 +155,9 @@ def test_hidden_cards_change_nothing_a_player_can_read(name: str) -> None:
                 break  # B's own play may differ from here (another player's choice)
             a.apply(action)
             b.apply(action)
-    assert compared >= 60
+    # a table that caps its rounds at a few turns (micro: 3) has few moments to compare
+    cap = rules.turn.max_turns
+    assert compared >= (min(60, 4 * cap) if cap else 60)
 
 
 def test_out_of_turn_reason_and_phase_hide_a_drawn_power() -> None:
