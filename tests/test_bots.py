@@ -329,7 +329,7 @@ def test_memory_bot_snaps_only_known_matches_and_gives_its_worst_card() -> None:
     bot.reset(0, rules, None)
     rnd.apply(Action.draw(0))
     rnd.apply(Action.discard(0))
-    rnd.apply(Action.peek(0, 1, 1))  # seat 0 learns seat 1's 8C
+    rnd.apply(Action.peek(0, (1, 1)))  # seat 0 learns seat 1's 8C
     rnd.apply(Action.draw(1))
     rnd.apply(Action.replace(1, 2))  # 3C out: no match for seat 0
     snaps = [a for a in rnd.legal_actions(0) if a.kind is ActionKind.SNAP]

@@ -80,6 +80,28 @@ def test_every_command_and_option_has_help() -> None:
         assert command.help and command.description
 
 
+def test_the_top_help_names_every_job(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "--help")
+    assert status == 0
+    top = " ".join(out.split("options:")[0].split())
+    for job in ("list the profiles", "check rule files", "quick reference", "compare two"):
+        assert job in top
+    for job in ("play a match in the terminal", "simulate many games", "draw a written position"):
+        assert job in top
+
+
+@pytest.mark.parametrize("name", list(COMMANDS))
+def test_every_command_help_has_an_example(capsys: pytest.CaptureFixture[str], name: str) -> None:
+    status, out, _ = run(capsys, name, "--help")
+    assert status == 0
+    assert COMMANDS[name].example, f"cambio {name} has no example"
+    tail = out.split("\nexample")[-1]
+    assert out.count("\nexample") == 1 and tail.lstrip("s").startswith(":")
+    for line in COMMANDS[name].example.splitlines():
+        assert f"cambio {name}" in line
+        assert f"  {line}" in tail
+
+
 def test_the_registry_lists_the_commands_in_order() -> None:
     assert list(COMMANDS)[:4] == ["variants", "validate", "rules", "diff"]
     for name, command in COMMANDS.items():

@@ -138,7 +138,7 @@ def test_the_dedicated_deck_numbered_0_to_13() -> None:
     r.apply(Action.draw(0))
     r.apply(Action.discard(0))  # a 7: peek one own card
     assert r.phase is Phase.POWER and r.view(0).power == "peek"
-    r.apply(Action.peek(0, 0, 2))
+    r.apply(Action.peek(0, (0, 2)))
     assert r.view(0).known(0, 2) == Card("13")
     r.apply(Action.call(1))
     draw_discard(r, 0)
@@ -167,7 +167,7 @@ def test_a_swapped_out_card_fires_its_power() -> None:
     assert r.phase is Phase.POWER and r.to_act == 0
     assert r.view(0).power == "peek another's"
     assert r.events[-1].kind == "power" and r.events[-1].cards == cards("9S")
-    r.apply(Action.peek(0, 1, 3))
+    r.apply(Action.peek(0, (1, 3)))
     assert r.view(0).known(1, 3) == Card("5", "C")
     assert r.to_act == 1 and r.phase is Phase.TURN
     # a card taken from the pile that replaces a 7 still sends the 7 out with its power
@@ -204,12 +204,12 @@ def test_mandatory_powers_cannot_be_skipped_while_a_target_exists() -> None:
     assert not r.can_apply(Action.skip(0))
     with pytest.raises(IllegalActionError):
         r.apply(Action.skip(0))
-    r.apply(Action.peek(0, 0, 1))
+    r.apply(Action.peek(0, (0, 1)))
     # the black king: its peek is mandatory, its swap is an optional step
     r.apply(Action.draw(1))
     r.apply(Action.discard(1))
     assert ActionKind.SKIP not in kinds(r, 1)
-    r.apply(Action.peek(1, 0, 2))
+    r.apply(Action.peek(1, (0, 2)))
     assert kinds(r, 1) == {ActionKind.SKIP, ActionKind.SWAP}
     r.apply(Action.skip(1))
     assert r.to_act == 0 and r.phase is Phase.TURN
@@ -538,7 +538,7 @@ def test_calling_at_the_end_of_ones_turn() -> None:
     r.apply(Action.draw(1))
     r.apply(Action.discard(1))
     assert r.phase is Phase.POWER
-    r.apply(Action.peek(1, 1, 1))
+    r.apply(Action.peek(1, (1, 1)))
     assert r.phase is Phase.END_OF_TURN and r.to_act == 1
     r.apply(Action.call(1))
     assert r.caller == 1
@@ -786,7 +786,7 @@ def test_cabo_powers_and_the_discard_pile() -> None:
     r.apply(Action.discard(0))  # 9: spy on another player's card
     assert r.view(0).power == "spy"
     assert {a.positions[0][0] for a in r.legal_actions(0) if a.kind is ActionKind.PEEK} == {1}
-    r.apply(Action.peek(0, 1, 1))
+    r.apply(Action.peek(0, (1, 1)))
     # P1 takes the 9 from the pile: it must go into the grid and grants nothing
     r.apply(Action.take(1))
     assert kinds(r, 1) == {ActionKind.REPLACE, ActionKind.EXCHANGE}
@@ -873,7 +873,7 @@ def test_competitive_round_swapped_out_power_and_a_double_snap() -> None:
     assert r.phase is Phase.POWER and r.to_act == 0
     targets = {a.positions[0] for a in r.legal_actions(0) if a.kind is ActionKind.PEEK}
     assert (1, 1) not in targets and (1, 3) in targets
-    r.apply(Action.peek(0, 1, 3))
+    r.apply(Action.peek(0, (1, 3)))
     assert r.view(0).known(1, 3) == Card("4", "H")
     assert r.to_act == 1 and r.phase is Phase.TURN
 

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import io
 import itertools
+import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -14,10 +16,19 @@ import cambio
 from cambio.cli import main
 from cambio.play import board_text, play
 
+# The child process imports the cambio these tests import (not another checkout's).
+SRC = str(Path(cambio.__file__).resolve().parents[1])
+
 # Commands that fit most moments: draw, discard the draw, skip a power, call.
 SIMPLE = "d\nx\nk\nc\n" * 40
 
 WINNER = re.compile(r"(wins with -?\d+|share the win)")
+
+
+@pytest.fixture(autouse=True)
+def _in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every game runs in a fresh folder: leaving one writes a save there."""
+    monkeypatch.chdir(tmp_path)
 
 
 def run(args: list[str], script: str) -> subprocess.CompletedProcess[str]:
@@ -28,7 +39,8 @@ def run(args: list[str], script: str) -> subprocess.CompletedProcess[str]:
         text=True,
         timeout=120,
         check=False,
-        env={"PYTHONIOENCODING": "utf-8", "PATH": ""},
+        env={"PYTHONIOENCODING": "utf-8", "PATH": "", "PYTHONPATH": SRC},
+        cwd=os.getcwd(),
     )
 
 
@@ -38,7 +50,7 @@ def test_a_scripted_game_plays_to_the_end() -> None:
     assert "Traceback" not in done.stderr
     out = done.stdout
     assert "Your opening peek" in out
-    assert "(They are hidden now.)" in out
+    assert "(Your board shows the cards you know; --from-memory hides them.)" in out
     assert "The round is over" in out
     end = out[out.index("The round is over") :]
     for label in ("P0 You", "P1 Robin", "P2 Alex"):
@@ -98,7 +110,7 @@ def play_text(rules: cambio.RuleSet | str, script: str, **kwargs: object) -> str
 
 def test_snapping_table_offers_snaps() -> None:
     script = "\n".join(itertools.islice(itertools.cycle(["d", "x", "k", "n 3", "", "c"]), 400))
-    out = play_text("snap", script, seed=8)
+    out = play_text("snap", script, seed=8, snap="ask")
     assert "is on the discard pile. Snap?" in out
     assert "The round is over" in out
 
@@ -185,6 +197,14 @@ def test_a_real_terminal_waits_then_clears_after_the_opening_peek() -> None:
     out = FakeTerminal()
     play("practice", seed=3, stdin=FakeTerminal("\n" + SIMPLE), stdout=out)
     text = out.getvalue()
-    assert "Press Enter to hide them and begin." in text
+    assert "Press Enter to clear the screen and begin (your board keeps showing them" in text
     assert "\033[2J" in text
     assert "(They are hidden now.)" not in text
+
+
+def test_from_memory_hides_the_opening_peek_after_enter() -> None:
+    out = FakeTerminal()
+    play("practice", seed=3, stdin=FakeTerminal("\n" + SIMPLE), stdout=out, show_known=False)
+    text = out.getvalue()
+    assert "Press Enter to hide them and begin." in text
+    assert "\033[2J" in text

@@ -166,7 +166,7 @@ def test_out_of_turn_reason_and_phase_hide_a_drawn_power() -> None:
     a, b = _draw_power_rounds()
     assert a.phase_seen_by(1) is Phase.POWER and b.phase_seen_by(1) is Phase.DRAWN
     assert a.phase is b.phase is Phase.DRAWN
-    for action in (Action.draw(0), Action.call(0), Action.discard(0), Action.peek(0, 1, 1)):
+    for action in (Action.draw(0), Action.call(0), Action.discard(0), Action.peek(0, (1, 1))):
         reasons = [refusal(r, r.space.encode(action)) for r in (a, b)]
         assert reasons[0] == reasons[1] and reasons[0] is not None
         assert "power" not in reasons[0]

@@ -81,7 +81,7 @@ def test_what_others_know_of_my_cards_follows_public_events() -> None:
     r = Round("practice", 2, deck=deck, seed=1)
     r.apply(Action.draw(0))
     r.apply(Action.discard(0))
-    r.apply(Action.peek(0, 1, 2))
+    r.apply(Action.peek(0, (1, 2)))
     masks = seen_by(r.view(1).history, players=2, positions=8)
     assert masks[1][1] == 0b01  # P0 saw P1's card 2; P1 never did
     assert masks[1][2] == masks[1][3] == 0b10  # P1's opening peek

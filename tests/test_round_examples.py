@@ -127,7 +127,7 @@ def test_stock_draw_private_discard_take_public_peek_private() -> None:
     assert r.view(1).holding is None
     assert r.view(1).history[-1].cards == (None,)
     r.apply(Action.discard(0))  # 10: peek another's card
-    r.apply(Action.peek(0, 2, 1))
+    r.apply(Action.peek(0, (2, 1)))
     assert r.view(0).known(2, 1) == Card("4", "C")
     assert r.view(1).known(2, 1) is None
     assert r.view(2).known(2, 1) is None
@@ -214,7 +214,7 @@ def test_wrong_stick_gives_face_down_penalty_card_its_owner_cannot_peek() -> Non
     assert ((1, 5),) not in targets
     assert ((1, 1),) in targets
     with pytest.raises(IllegalActionError):
-        r.apply(Action.peek(1, 1, 5))
+        r.apply(Action.peek(1, (1, 5)))
     # the owner's opponents may still look at it
     res_total = sum(rules.value(c) for c in r.hand(1) if c is not None)
     assert res_total == 9 + 9 + 2 + 2 + 10
@@ -350,10 +350,10 @@ def test_elimination_queen_peeks_own_and_opponent_then_may_swap_them() -> None:
         "power:1 0 0,0,0",  # at its first step, in P0's first turn
         "window=0",
     )
-    r.apply(Action.peek(0, 0, 1))
+    r.apply(Action.peek(0, (0, 1)))
     with pytest.raises(IllegalActionError):
-        r.apply(Action.peek(0, 0, 2))  # the second peek is at an opponent's card
-    r.apply(Action.peek(0, 1, 3))
+        r.apply(Action.peek(0, (0, 2)))  # the second peek is at an opponent's card
+    r.apply(Action.peek(0, (1, 3)))
     swaps = [a for a in r.legal_actions(0) if a.kind is cambio.ActionKind.SWAP]
     assert [a.positions for a in swaps] == [((0, 1), (1, 3))]
     r.apply(swaps[0])
@@ -407,7 +407,7 @@ def test_draw_power_fires_when_drawn_before_placing() -> None:
     # the drawer knows it is using a power; the table sees a player holding a drawn card
     assert r.phase_seen_by(0) is Phase.POWER and r.view(0).phase == "power"
     assert r.phase is Phase.DRAWN and r.phase_seen_by(1) is Phase.DRAWN
-    r.apply(Action.peek(0, 1, 3))
+    r.apply(Action.peek(0, (1, 3)))
     assert r.phase is Phase.POWER  # the power is public once used
     swaps = [a for a in r.legal_actions(0) if a.kind is cambio.ActionKind.SWAP]
     assert {a.positions for a in swaps} == {((0, i), (1, 3)) for i in range(1, 5)}
@@ -548,7 +548,7 @@ def test_illegal_action_names_reason_and_changes_nothing() -> None:
     with pytest.raises(IllegalActionError):
         r.apply(Action.replace(0, 9))
     with pytest.raises(IllegalActionError):
-        r.apply(Action.peek(0, 7, 1))
+        r.apply(Action.peek(0, (7, 1)))
     with pytest.raises(IllegalActionError):
         r.apply("draw")  # type: ignore[arg-type]
     with pytest.raises(IllegalActionError):

@@ -230,6 +230,15 @@ def scoring_cases(
     deck = rules.deck.cards()
     card = st.sampled_from(deck)
     most = rules.grid.max_positions
+    # the table's combination as cards, when the deck holds every rank of it (a custom
+    # deck may name a rank with no card)
+    by_rank = {c.rank: c for c in reversed(deck)}
+    combo = rules.scoring.combination
+    combination_cards = (
+        [by_rank[r] for r in combo.ranks]
+        if combo is not None and all(r in by_rank for r in combo.ranks)
+        else None
+    )
     hands: list[list[Card]] = []
     for p in range(players):
         how = draw(st.sampled_from([0, 1, 2, 3, 4, 4, 4, 5, 6])) if hands else 0
@@ -245,12 +254,8 @@ def scoring_cases(
                 hand.append(draw(st.sampled_from(zeros)))
             elif any(rules.value(c) == 0 for c in hand):
                 hand.remove(next(c for c in hand if rules.value(c) == 0))
-        elif (
-            how == 3
-            and rules.scoring.combination is not None
-            and all(any(c.rank == r for c in deck) for r in rules.scoring.combination.ranks)
-        ):  # a table whose deck lacks a rank of its combination cannot hold it
-            hand = [next(c for c in deck if c.rank == r) for r in rules.scoring.combination.ranks]
+        elif how == 3 and combination_cards is not None:
+            hand = list(combination_cards)
         else:
             hand = draw(st.lists(card, max_size=min(most, 6)))
         hands.append(hand[:most])

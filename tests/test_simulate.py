@@ -150,7 +150,7 @@ def test_cli_prints_the_table(capsys: pytest.CaptureFixture[str]) -> None:
         "random",
         "Rounds ended by",
         "call",
-        "Caller among the winners",
+        "Caller success rate: ",
         "decisions",
     ):
         assert text in out

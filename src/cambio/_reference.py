@@ -52,10 +52,12 @@ __all__ = [
     "NOTES",
     "DocKey",
     "MissingMeaningError",
+    "field_meanings",
     "generated_pages",
     "main",
     "profile_markdown",
     "profiles_index_markdown",
+    "readme_profiles",
     "reference_keys",
     "reference_markdown",
     "toml_document",
@@ -64,6 +66,10 @@ __all__ = [
 
 REGENERATE = "python -m cambio._reference --write docs"
 """The command that rewrites every generated page."""
+
+README_BEGIN = "<!-- BEGIN generated profile table -->"
+README_END = "<!-- END generated profile table -->"
+"""Markers around the table of profiles in ``README.md``, rewritten by :func:`write_pages`."""
 
 NAV_BEGIN = "# BEGIN generated profile pages"
 NAV_END = "# END generated profile pages"
@@ -579,6 +585,48 @@ def reference_keys() -> list[DocKey]:
     return keys
 
 
+def field_meanings() -> dict[tuple[str, str], str]:
+    """What each field of the :mod:`cambio.rules` classes means, by ``(class, field)``.
+
+    The text is the reference page's (the field's docstring, else its note in
+    :data:`NOTES`), in Markdown; a section of :class:`~cambio.rules.RuleSet` is
+    described by the first line of its class's docstring. The API reference shows these
+    beside fields whose source carries no docstring. A class reached by several key paths
+    takes the first one's meaning.
+
+    >>> meanings = field_meanings()
+    >>> meanings[("SnapRules", "when")].startswith("When a player may snap")
+    True
+    >>> meanings[("RuleSet", "snap")]
+    'The `[snap]` table: snapping (sticking): throwing a grid card that matches the top discard.'
+    """
+    meanings = {key.path: key.meaning for key in reference_keys()}
+    found: dict[tuple[str, str], str] = {}
+
+    def visit(cls: type, prefix: str) -> None:
+        hints = typing.get_type_hints(cls)
+        for field in attrs.fields(cls):
+            path = f"{prefix}{field.name}"
+            tp = hints[field.name]
+            union = _union_args(tp)
+            inner = next((a for a in union if a is not type(None)), tp) if union else tp
+            args = typing.get_args(inner)
+            element = args[0] if typing.get_origin(inner) is tuple and args else None
+            if path in meanings:
+                found.setdefault((cls.__name__, field.name), meanings[path])
+            elif _is_attrs(inner):
+                first = _markdown(inspect.getdoc(inner) or "").split(". ")[0].rstrip(".")
+                first = first[:1].lower() + first[1:]
+                found.setdefault((cls.__name__, field.name), f"The `[{path}]` table: {first}.")
+            if _is_attrs(inner):
+                visit(inner, f"{path}.")
+            elif element is not None and _is_attrs(element):
+                visit(element, f"{path}[].")
+
+    visit(RuleSet, "")
+    return found
+
+
 # ---------------------------------------------------------------------------------------
 # The reference page
 
@@ -945,6 +993,29 @@ def profiles_index_markdown() -> str:
     return "\n".join(out)
 
 
+def readme_profiles(text: str) -> str:
+    """``README.md`` with the table of profiles between the markers rewritten.
+
+    One row per profile in ``variants/`` (grouped by parent as in the profile index),
+    each linking to its page, with its parent and its summary.
+    """
+    lines = text.splitlines()
+    try:
+        begin = next(i for i, line in enumerate(lines) if line.strip() == README_BEGIN)
+        end = next(i for i, line in enumerate(lines) if line.strip() == README_END)
+    except StopIteration:
+        raise ValueError(f"README.md needs the lines {README_BEGIN!r} and {README_END!r}") from None
+    files = _profile_files()
+    table = ["| profile | extends | what it is |", "|---|---|---|"]
+    for root, children in _families(files):
+        for name in (root, *children):
+            parent = _parent(files[name]) or ""
+            parent_cell = f"`{parent}`" if parent else ""
+            summary = _cell(load_ruleset(name).summary)
+            table.append(f"| [`{name}`](docs/profiles/{name}.md) | {parent_cell} | {summary} |")
+    return "\n".join([*lines[: begin + 1], *table, *lines[end:]]) + "\n"
+
+
 def _nav_lines(indent: str) -> list[str]:
     files = _profile_files()
     lines = [f"{indent}- profiles/index.md"]
@@ -993,12 +1064,16 @@ def write_pages(docs: Path, mkdocs_yml: Path | None = None) -> list[Path]:
             stale.unlink()
             changed.append(stale)
     yml = mkdocs_yml if mkdocs_yml is not None else docs.parent / "mkdocs.yml"
-    if yml.exists():
-        old = yml.read_text(encoding="utf-8")
-        new = mkdocs_nav(old)
-        if new != old:
-            yml.write_text(new, encoding="utf-8")
-            changed.append(yml)
+    readme = docs.parent / "README.md"
+    for path, rewrite in ((yml, mkdocs_nav), (readme, readme_profiles)):
+        if path.exists():
+            old = path.read_text(encoding="utf-8")
+            if path == readme and README_BEGIN not in old:
+                continue
+            new = rewrite(old)
+            if new != old:
+                path.write_text(new, encoding="utf-8")
+                changed.append(path)
     return changed
 
 
@@ -1012,7 +1087,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--write",
         metavar="DOCS",
         type=Path,
-        help="write reference.md and profiles/*.md under DOCS (and its mkdocs.yml nav)",
+        help="write reference.md and profiles/*.md under DOCS (and, beside DOCS, the "
+        "mkdocs.yml nav and the README's table of profiles)",
     )
     args = parser.parse_args(argv)
     if args.write is None:

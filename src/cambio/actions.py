@@ -5,10 +5,17 @@ Every action names the player who takes it and the positions it touches, as
 cards). Each action also has an integer id in a fixed :class:`ActionSpace` for the
 round's player count, grid and rules: ``id = player * per_player + local``.
 
+Every constructor that names places takes them as ``(owner, position)`` pairs (peek,
+swap, snap); those that can only touch the player's own cards take bare positions
+(replace, exchange, give, opening peek). An action prints as the event it causes
+begins, ``P<player> <kind> P<owner>:<position> ...``:
+
 >>> Action.draw(0)
 Action(kind=<ActionKind.DRAW: 'draw'>, player=0, positions=())
 >>> str(Action.swap(1, (1, 2), (0, 3)))
-'P1 swap P1:2 <-> P0:3'
+'P1 swap P0:3 P1:2'
+>>> str(Action.peek(0, (2, 4)))
+'P0 peek P2:4'
 """
 
 from __future__ import annotations
@@ -16,7 +23,9 @@ from __future__ import annotations
 import enum
 import functools
 import itertools
+import warnings
 from collections.abc import Iterable, Sequence
+from typing import overload
 
 import attrs
 
@@ -72,17 +81,23 @@ _SIMPLE = (
 
 @attrs.frozen(slots=True)
 class Action:
-    """One fully specified action: who does what to which positions."""
+    """One fully specified action: who does what to which positions.
+
+    Build one with the constructors below (``Action.draw(0)``,
+    ``Action.peek(0, (1, 2))``, ...), or decode an id with :meth:`ActionSpace.decode`.
+    ``str(action)`` reads like the :class:`~cambio.events.Event` it causes, without the
+    cards: ``P0 swap P0:1 P2:3``.
+    """
 
     kind: ActionKind
+    """What the action does."""
     player: int
+    """The seat taking the action."""
     positions: tuple[Slot, ...] = ()
+    """The places it touches, as ``(owner seat, position from 1)`` pairs."""
 
     def __str__(self) -> str:
-        where = ", ".join(f"P{o}:{p}" for o, p in self.positions)
-        if self.kind is ActionKind.SWAP and len(self.positions) == 2:
-            a, b = self.positions
-            where = f"P{a[0]}:{a[1]} <-> P{b[0]}:{b[1]}"
+        where = " ".join(_place_text(place) for place in self.positions)
         return f"P{self.player} {self.kind.value}" + (f" {where}" if where else "")
 
     def to_dict(self) -> dict[str, object]:
@@ -118,58 +133,113 @@ class Action:
     # Convenience constructors -------------------------------------------------
     @classmethod
     def draw(cls, player: int) -> Action:
+        """Draw the top card of the stock."""
         return cls(ActionKind.DRAW, player)
 
     @classmethod
     def take(cls, player: int) -> Action:
+        """Take the top discard (it must then replace one of the player's cards)."""
         return cls(ActionKind.TAKE, player)
 
     @classmethod
     def call(cls, player: int) -> Action:
+        """Call Cambio."""
         return cls(ActionKind.CALL, player)
 
     @classmethod
     def pass_(cls, player: int) -> Action:
+        """End the turn without calling (where calling comes at the end of a turn)."""
         return cls(ActionKind.PASS, player)
 
     @classmethod
     def re_peek(cls, player: int) -> Action:
+        """Look again at one's opening positions (once per round, where allowed)."""
         return cls(ActionKind.RE_PEEK, player)
 
     @classmethod
     def discard(cls, player: int) -> Action:
+        """Discard the drawn card (its power, if any, follows)."""
         return cls(ActionKind.DISCARD, player)
 
     @classmethod
     def skip(cls, player: int) -> Action:
+        """Skip the rest of the current power."""
         return cls(ActionKind.SKIP, player)
 
     @classmethod
     def opening_peek(cls, player: int, *positions: int) -> Action:
+        """Choose which of one's own ``positions`` to look at in the opening peek."""
         return cls(ActionKind.OPENING_PEEK, player, tuple((player, p) for p in sorted(positions)))
 
     @classmethod
     def replace(cls, player: int, position: int) -> Action:
+        """Put the held card at one's own ``position``; the card there is discarded."""
         return cls(ActionKind.REPLACE, player, ((player, position),))
 
     @classmethod
     def exchange(cls, player: int, *positions: int) -> Action:
+        """Replace two or more of one's own cards of one rank with the drawn card."""
         return cls(ActionKind.EXCHANGE, player, tuple((player, p) for p in sorted(positions)))
 
+    @overload
     @classmethod
-    def peek(cls, player: int, owner: int, position: int) -> Action:
-        return cls(ActionKind.PEEK, player, ((owner, position),))
+    def peek(cls, player: int, slot: Slot) -> Action: ...
+
+    @overload
+    @classmethod
+    def peek(cls, player: int, slot: int, position: int) -> Action: ...
+
+    @overload
+    @classmethod
+    def peek(cls, player: int, *, owner: int, position: int) -> Action: ...
+
+    @classmethod
+    def peek(
+        cls,
+        player: int,
+        slot: Slot | int | None = None,
+        position: int | None = None,
+        *,
+        owner: int | None = None,
+    ) -> Action:
+        """A power's peek at the card at ``slot``, an ``(owner, position)`` pair.
+
+        The old spelling ``Action.peek(player, owner, position)`` (also with ``owner=``
+        and ``position=`` by keyword) still works but is deprecated (a
+        :class:`DeprecationWarning`): write ``Action.peek(player, (owner, position))``,
+        as for :meth:`swap` and :meth:`snap`.
+        """
+        if owner is not None:
+            if slot is not None:
+                raise TypeError("Action.peek takes an (owner, position) pair or owner=, not both")
+            slot = owner
+        if position is not None or owner is not None:
+            warnings.warn(
+                "Action.peek(player, owner, position) is deprecated; "
+                "write Action.peek(player, (owner, position))",
+                DeprecationWarning,
+                stacklevel=2,
+            )
+            return cls(ActionKind.PEEK, player, ((slot, position),))  # type: ignore[arg-type]
+        return cls(ActionKind.PEEK, player, (_place(slot),))
 
     @classmethod
     def swap(cls, player: int, first: Slot, second: Slot) -> Action:
-        return cls(ActionKind.SWAP, player, (tuple(first), tuple(second)))  # type: ignore[arg-type]
+        """A power's swap of the cards at two ``(owner, position)`` places.
+
+        A swap is the same whichever place comes first: the two are kept in table order
+        (by seat, then position), the order of the ``swap`` event it causes.
+        """
+        return cls(ActionKind.SWAP, player, _in_order((_place(first), _place(second))))
 
     @classmethod
     def snap(cls, player: int, *slots: Slot) -> Action:
-        return cls(ActionKind.SNAP, player, tuple(sorted(tuple(s) for s in slots)))  # type: ignore[misc]
+        """Snap the card(s) at ``(owner, position)`` places that match the top discard."""
+        return cls(ActionKind.SNAP, player, _in_order(tuple(_place(s) for s in slots)))
 
     @classmethod
     def give(cls, player: int, position: int) -> Action:
+        """After snapping another player's card, give one's own ``position`` in its place."""
         return cls(ActionKind.GIVE, player, ((player, position),))
 
 
@@ -191,23 +261,42 @@ class ActionSpace:
         several: bool = False,
     ) -> None:
         self.players = players
+        """How many seats."""
         self.positions = positions
+        """Positions per player (the grid plus its extra positions)."""
         self.opening = tuple(tuple(c) for c in opening)
+        """The opening-peek choices, each a sorted tuple of positions."""
         self.exchange = exchange
+        """Whether exchanges of several equal cards have ids."""
         self.several = several
+        """Whether snaps of several own cards at once have ids."""
         slots = players * positions
         self.slots = slots
+        """Places on the table: ``players * positions``."""
         self.o_simple = 0
+        """First local id of the seven simple actions (draw, take, call, pass, re-peek,
+        discard, skip)."""
         self.o_opening = len(_SIMPLE)
+        """First local id of the opening-peek choices."""
         self.o_replace = self.o_opening + len(self.opening)
+        """First local id of ``replace``, one per own position."""
         self.o_peek = self.o_replace + positions
+        """First local id of ``peek``, one per table place."""
         self.o_snap = self.o_peek + slots
+        """First local id of single-card ``snap``, one per table place."""
         self.o_give = self.o_snap + slots
+        """First local id of ``give``, one per own position."""
         self.o_swap = self.o_give + positions
+        """First local id of ``swap``, one per unordered pair of table places."""
         self.o_exchange = self.o_swap + slots * (slots - 1) // 2
+        """First local id of ``exchange``, one per subset of own positions (when allowed)."""
         self.o_snap_many = self.o_exchange + ((1 << positions) if exchange else 0)
+        """First local id of multi-card ``snap``, one per subset of own positions (when
+        allowed)."""
         self.per_player = self.o_snap_many + ((1 << positions) if several else 0)
+        """Local ids per player: a global id is ``player * per_player + local``."""
         self.size = self.per_player * players
+        """How many ids in all (ids run from 0 to ``size - 1``)."""
         self._pair_base = [0] * slots
         base = 0
         for a in range(slots):
@@ -348,6 +437,29 @@ class ActionSpace:
                 raise ValueError("snap takes exactly one position at this table")
             return self.o_snap_many + self._own_mask(action)
         raise ValueError(f"unknown action kind {kind!r}")
+
+
+def _place_text(place: object) -> str:
+    """``P<owner>:<position>``, or the place as given when it is not a pair."""
+    if isinstance(place, tuple) and len(place) == 2:
+        return f"P{place[0]}:{place[1]}"
+    return repr(place)
+
+
+def _place(value: object) -> Slot:
+    """``value`` as an ``(owner, position)`` tuple when it is a list or tuple.
+
+    Anything else is kept as given, for :meth:`ActionSpace.encode` (and so
+    :meth:`~cambio.round.Round.apply`) to refuse with the position named.
+    """
+    return tuple(value) if isinstance(value, (list, tuple)) else value  # type: ignore[return-value]
+
+
+def _in_order(slots: tuple[Slot, ...]) -> tuple[Slot, ...]:
+    """``slots`` in table order when every one is a pair of whole numbers, else as given."""
+    if all(type(s) is tuple and len(s) == 2 and all(type(x) is int for x in s) for s in slots):
+        return tuple(sorted(slots))
+    return slots
 
 
 def _check_shape(action: object) -> None:

@@ -48,7 +48,10 @@ class Card:
     """One physical card: a rank and a suit (``""`` for jokers and suitless decks)."""
 
     rank: str
+    """The rank as the table names it (``"A"``, ``"10"``, ``"K"``, ``"Joker"``, or a custom
+    deck's rank name)."""
     suit: str = ""
+    """``"S"``, ``"H"``, ``"D"`` or ``"C"``, or ``""`` for a joker or a suitless deck."""
 
     @property
     def colour(self) -> str:

@@ -50,8 +50,8 @@ class Command:
     """A paragraph, shown in ``cambio NAME --help``."""
     arguments: Callable[[argparse.ArgumentParser], None]
     run: Callable[[argparse.Namespace], int]
-    epilog: str = ""
-    """Shown after the options in ``cambio NAME --help``: an example, say."""
+    example: str = ""
+    """One or more example command lines, shown at the end of ``cambio NAME --help``."""
 
 
 COMMANDS: dict[str, Command] = {}
@@ -160,38 +160,61 @@ def _variants(args: argparse.Namespace) -> int:
     from rich.table import Table
     from rich.text import Text
 
-    from .loading import available_variants, load_ruleset
+    from . import registry
+    from .loading import load_ruleset
     from .render import player_counts
 
     status = 0
-    table = Table(title="Bundled profiles", title_justify="left")
+    table = Table(title="Rule tables", title_justify="left")
     table.add_column("name", no_wrap=True, style="bold")
     table.add_column("players", no_wrap=True)
     table.add_column("summary")
-    for name in available_variants():
+    table.add_column("from")
+    found = registry.sources()
+    counts: dict[str, int] = {}
+    for source in found:
+        counts[source.name] = counts.get(source.name, 0) + 1
+    for source in sorted(found, key=lambda s: s.name):
+        name = source.name
+        where = Text("bundled" if source.origin == "bundled" else source.describe())
+        if counts[name] > 1:
+            status = 1
+            others = [s.describe() for s in found if s.name == name and s is not source]
+            message = f"defined twice: also by {' and '.join(others)}"
+            table.add_row(Text(name), Text("?"), Text(message, style="red"), where)
+            continue
         try:
             rules = load_ruleset(name)
         except RuleSetError as error:
             status = 1
             first = _problem_lines(error, name)[0]
-            table.add_row(Text(name), Text("?"), Text(f"invalid: {first}", style="red"))
+            table.add_row(Text(name), Text("?"), Text(f"invalid: {first}", style="red"), where)
             continue
-        table.add_row(Text(name), Text(player_counts(rules)), Text(rules.summary or "\u2014"))
+        table.add_row(
+            Text(name), Text(player_counts(rules)), Text(rules.summary or "\u2014"), where
+        )
     if not table.row_count:
-        _err("cambio: no bundled profiles found")
+        _err("cambio: no rule tables found")
         return 1
     _console().print(table)
+    for problem in registry.problems():
+        _err(f"cambio: {problem}")
+        status = 1
     return status
 
 
 register(
     Command(
         "variants",
-        help="list the bundled rule profiles with a one-line summary each",
-        description="List every bundled rule profile (a name you can pass to `cambio rules` "
-        "or `cambio diff`) with its player count and a one-line summary.",
+        help="list the rule tables by name, with a summary and where each comes from",
+        description="List every rule table you can name (pass the name to `cambio rules`, "
+        "`cambio diff`, `cambio play` or `cambio simulate`) with its player count, a "
+        "one-line summary and where it comes from: bundled, a folder in "
+        "CAMBIO_VARIANTS_PATH, or an installed package (entry point group "
+        "cambio.variants). A name defined twice is an error naming both places.",
         arguments=_variants_arguments,
         run=_variants,
+        example="cambio variants\nCAMBIO_VARIANTS_PATH=club cambio variants",
     )
 )
 
@@ -244,6 +267,7 @@ register(
         "file is valid and 1 otherwise.",
         arguments=_validate_arguments,
         run=_validate,
+        example="cambio validate examples/house_rule.toml\ncambio validate -q variants/*.toml",
     )
 )
 
@@ -305,6 +329,7 @@ register(
         "powers, sticking, calling, scoring, the stock's end and the match.",
         arguments=_rules_arguments,
         run=_rules,
+        example="cambio rules penalty\ncambio rules examples/house_rule.toml --axes",
     )
 )
 
@@ -406,6 +431,7 @@ register(
         "'same', for reference; --only hides them, --all adds every other axis.",
         arguments=_diff_arguments,
         run=_diff,
+        example="cambio diff practice penalty\ncambio diff elimination blind --only",
     )
 )
 
@@ -441,12 +467,18 @@ def _simulate(args: argparse.Namespace) -> int:
 register(
     Command(
         "play",
-        help="play a round in the terminal against computer players",
-        description="Play one round as player 0 against MemoryBots, typing short commands "
-        "(help lists them). Reads standard input, so a script can play; end of input stops "
-        "the game cleanly.",
+        help="play a match (or one round) in the terminal against computer players",
+        description="Play as player 0 against MemoryBots, typing short commands (help "
+        "lists them): the table's whole match, with running totals between rounds, or one "
+        "round with --round. Snaps are offered as --snap says and settled by the table's "
+        "arbitration, the same for you and the bots. Leaving (q, end of input, Ctrl-C) saves "
+        "the game to a file; --resume FILE continues it exactly. Reads standard input, so a "
+        "script can play.",
         arguments=_play_arguments,
         run=_play,
+        example="cambio play --variant snap --players 4 --snap ask\n"
+        "cambio play --variant elimination --seed 7 --round\n"
+        "cambio play --resume cambio-elimination-7.json",
     )
 )
 register(
@@ -459,6 +491,8 @@ register(
         "--jobs is.",
         arguments=_simulate_arguments,
         run=_simulate,
+        example="cambio simulate --variant practice --players 3 --bots memory,random,random "
+        "--games 2000 --seed 1\ncambio simulate --variant snap --games 500 --json",
     )
 )
 
@@ -571,8 +605,8 @@ register(
         "held card, the phase, whose decision it is and the legal actions. A position that "
         "cannot be read, or that no round could be in, is reported with its column and "
         "exit status 2.",
-        epilog="example: cambio show 'AS,2S,3S@0,4S@0/5S,6S,7S@1,8S@1 - 9S 10S,... turn 0 "
-        "0,0' --variant practice",
+        example="cambio show 'AS,2S,3S@0,4S@0/5S,6S,7S@1,8S@1 - 9S 10S,... turn 0 0,0' "
+        "--variant practice",
         arguments=_show_arguments,
         run=_show,
     )
@@ -587,21 +621,29 @@ def build_parser() -> argparse.ArgumentParser:
     """The ``cambio`` argument parser, with one subparser per registered command."""
     parser = argparse.ArgumentParser(
         prog="cambio",
-        description="The card game Cambio (Cabo, Pablo, Cactus) under any house-rule table: "
-        "list the bundled profiles, check rule files, print a table's quick reference, "
-        "or compare two tables.",
-        epilog="Run `cambio COMMAND --help` for the options of one command.",
+        description=_fill(
+            "The card game Cambio (Cabo, Pablo, Cactus) under any house-rule table: list "
+            "the profiles, check rule files, print a table's quick reference, compare two "
+            "tables, play a match in the terminal against fair bots, simulate many games "
+            "between bots to weigh a house rule, and draw a written position."
+        ),
+        epilog="Run `cambio COMMAND --help` for the options of one command and an example.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
         "--version", action="version", version=f"cambio {__version__}", help="print the version"
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
     for command in COMMANDS.values():
+        example = "".join(f"\n  {line}" for line in command.example.splitlines())
         child = sub.add_parser(
             command.name,
             help=command.help,
-            description=command.description,
-            epilog=command.epilog or None,
+            description=_fill(command.description),
+            epilog=f"example{'s' if example.count(chr(10)) > 1 else ''}:{example}"
+            if example
+            else None,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
         )
         command.arguments(child)
         child.set_defaults(run=command.run)
@@ -628,6 +670,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         _err("cambio: interrupted")
         return 130
+
+
+def _fill(text: str) -> str:
+    """A paragraph wrapped to the terminal's width (at most 78 columns)."""
+    import shutil
+    import textwrap
+
+    width = min(78, shutil.get_terminal_size((78, 24)).columns - 2)
+    return textwrap.fill(text, max(width, 40))
 
 
 def _status(code: object) -> int:

@@ -14,8 +14,12 @@ class Problem:
     """One thing wrong with a rule table: where (file, dotted key path) and what."""
 
     source: str
+    """The file (or other source) of the table, ``""`` when unknown."""
     path: str
+    """The dotted key path of the mistake, such as ``snap.when`` (``""`` for the whole
+    table)."""
     message: str
+    """What is wrong there."""
 
     def __str__(self) -> str:
         where = f"{self.source}: " if self.source else ""
@@ -29,13 +33,22 @@ class RuleSetError(ValueError):
     ``str(error)`` is one line per problem, ``FILE: key.path: message``.
     """
 
+    problems: tuple[Problem, ...]
+    """Every mistake found, in the order they were found."""
+
     def __init__(self, problems: Iterable[Problem]) -> None:
-        self.problems: tuple[Problem, ...] = tuple(problems)
+        self.problems = tuple(problems)
         super().__init__("\n".join(str(p) for p in self.problems) or "invalid rule table")
 
 
 class IllegalActionError(ValueError):
     """An action the rules do not allow now; the round is left exactly as it was."""
+
+    action: object
+    """The action as it was given (an :class:`~cambio.actions.Action`, an id, or
+    whatever else was passed)."""
+    reason: str
+    """Why it is not allowed now."""
 
     def __init__(self, action: object, reason: str) -> None:
         self.action = action
@@ -56,6 +69,11 @@ class SaveError(ValueError):
     it gives back a consistent round or raises this error.
     """
 
+    path: str
+    """Where the first problem is (a JSON path such as ``$.snapshot.grids[1][2]``)."""
+    message: str
+    """What is wrong there."""
+
     def __init__(self, path: str, message: str) -> None:
         self.path = path
         self.message = message
@@ -68,6 +86,9 @@ class PositionError(SaveError):
     ``column`` (1-based) is where in the line the problem is; ``path`` is
     ``column N`` and ``message`` says what was expected there.
     """
+
+    column: int
+    """Where in the line the problem is, from 1."""
 
     def __init__(self, column: int, message: str) -> None:
         self.column = column

@@ -36,27 +36,52 @@ class EventKind(str, enum.Enum):
     """
 
     DEAL = "deal"
+    """The cards are dealt; ``cards`` holds the card that starts the discard pile."""
     OPENING_PEEK = "opening-peek"
+    """A player looks at its opening positions (the cards are seen by that player only)."""
     TURN = "turn"
+    """A player's turn begins."""
     DRAW = "draw"
+    """A player draws from the stock (the card is seen by the drawer only)."""
     TAKE = "take"
+    """A player takes the top discard (a public card)."""
     REPLACE = "replace"
+    """The held card goes to a position; ``cards`` holds the card that comes out,
+    face up on the discard pile."""
     EXCHANGE = "exchange"
+    """Equal cards at ``positions`` are discarded for the drawn card."""
     FAILED_EXCHANGE = "failed-exchange"
+    """An exchange of cards that were not equal: they are shown and stay."""
     DISCARD = "discard"
+    """The drawn card is discarded face up."""
     POWER = "power"
+    """A power starts (``note``: its name; ``cards``: the card that gives it)."""
     PEEK = "peek"
+    """A power's peek at ``positions[0]`` (the card is seen by the peeker only)."""
     SWAP = "swap"
+    """A power swaps the cards at the two ``positions`` (a seen swap shows them to the
+    swapper)."""
     SKIP = "skip"
+    """The rest of a power is skipped."""
     SNAP = "snap"
+    """A correct snap: the cards at ``positions`` match the top discard and go onto it."""
     WRONG_SNAP = "wrong-snap"
+    """A snap that did not match: the cards are shown (to all or to the snapper) and stay."""
     PENALTY = "penalty"
+    """A penalty card is dealt to ``positions[0]`` (nobody sees it)."""
     GIVE = "give"
+    """After snapping another's card, the snapper gives ``positions[0]`` to ``positions[1]``."""
     CALL = "call"
+    """A player calls Cambio (``note`` ``empty grid``: a grid emptied by snapping counts
+    as a call)."""
     PASS = "pass"
+    """A player ends its turn without calling."""
     RE_PEEK = "re-peek"
+    """A player looks again at its opening positions."""
     RECYCLE = "recycle"
+    """The discard pile is shuffled into a new stock."""
     END = "end"
+    """The round ends (``note``: why: ``call``, ``stock``, ``empty-grid``, ``turn-cap``)."""
 
     def __str__(self) -> str:
         return self.value
@@ -75,15 +100,23 @@ class Event(NamedTuple):
     """
 
     kind: str
-    """An :class:`EventKind` (a match event: a ``MatchEventKind``); both are strings."""
+    """What happened: an :class:`EventKind` (a match event: a ``MatchEventKind``); both
+    are strings."""
     player: int = -1
+    """The seat that acted, or -1 for the table itself (the deal, a recycle, the end)."""
     positions: tuple[tuple[int, int], ...] = ()
+    """The places involved, as ``(owner seat, position from 1)`` pairs."""
     cards: tuple[Card | None, ...] = ()
+    """The cards involved, in the order of ``positions`` where that applies; ``None``
+    for a card the viewer did not see (after :meth:`as_seen_by`)."""
     seen_by: frozenset[int] | None = None
+    """The seats that saw the cards, or ``None`` when everyone did."""
     note: str = ""
+    """A short free text: a power's name, why the round ended, ``seen`` for a seen swap."""
 
     @property
     def public(self) -> bool:
+        """Whether everyone saw the event's cards (``seen_by`` is ``None``)."""
         return self.seen_by is None
 
     def as_seen_by(self, player: int) -> Event:

@@ -148,21 +148,24 @@ def _bundled() -> dict[str, Traversable]:
 
 
 def available_variants() -> list[str]:
-    """The names of the bundled profiles, sorted alphabetically.
+    """The names of every table found by name, sorted alphabetically: the bundled
+    profiles and those from elsewhere (see :mod:`cambio.registry`).
 
     >>> available_variants()[:3]
     ['blind', 'cabo', 'caller-plus-five']
     """
-    return list(_bundled())
+    from . import registry
+
+    return registry.names()
 
 
 def variant_summaries() -> dict[str, str]:
-    """Each bundled profile's name and its one-line summary, sorted by name.
+    """Each table's name (see :func:`available_variants`) and its one-line summary.
 
     >>> variant_summaries()["practice"].startswith("The practice table")
     True
     """
-    return {name: load_ruleset(name).summary for name in _bundled()}
+    return {name: load_ruleset(name).summary for name in available_variants()}
 
 
 # --------------------------------------------------------------------------- loading
@@ -345,19 +348,21 @@ _Layer = _FileLayer | _BundledLayer | _TextLayer
 
 
 def _named_layer(name: str, at: Problem) -> _Layer:
-    bundled = _bundled()
-    entry = bundled.get(name)
-    if entry is None:
-        names = ", ".join(bundled) or "(none found)"
+    from . import registry
+
+    found = registry.lookup(name, at.source, at.path)
+    if found is None:
+        names = ", ".join(registry.names()) or "(none found)"
         raise RuleSetError(
             [
                 Problem(
                     at.source or name,
                     at.path,
-                    f"unknown profile {json.dumps(name)}; the bundled profiles are: {names}",
+                    f"unknown profile {json.dumps(name)}; the profiles are: {names}",
                 )
             ]
         )
+    entry = found.entry
     if isinstance(entry, Path):
         return _FileLayer(entry, str(entry), name)
     return _BundledLayer(entry, name)  # pragma: no cover - only inside a zipped install

@@ -219,15 +219,26 @@ class RoundRecord:
     """
 
     number: int
+    """The round's number in the match, from 1."""
     extra: bool
+    """Whether it was a tie-break round among tied players."""
     players: tuple[int, ...]
+    """The match seats that played it: round seat ``i`` is ``players[i]``."""
     dealer: int
+    """The match seat that dealt it."""
     starter: int
+    """The match seat that took its first turn."""
     scores: tuple[int | None, ...]
+    """``scores[s]``: match seat ``s``'s round score (``None`` when ``s`` sat out)."""
     adjustments: tuple[int, ...]
+    """``adjustments[s]``: the change the exact-limit rule made to seat ``s``'s total
+    after the round (0, or ``limit // 2 - limit``)."""
     totals: tuple[int, ...]
+    """Every match seat's total after the round."""
     out: tuple[int, ...]
+    """The match seats eliminated after the round."""
     result: RoundResult
+    """The round's own result, in its round seats."""
 
     @property
     def reason(self) -> str:
@@ -253,13 +264,23 @@ class MatchResult:
     """
 
     winners: tuple[int, ...]
+    """The winning match seats (every partner of a winning team)."""
     totals: tuple[int, ...]
+    """Every match seat's final total."""
     team_totals: tuple[int, ...]
+    """Each team's final total, in the order of the teams (empty when the table has no
+    teams)."""
     rounds: tuple[RoundRecord, ...]
+    """The whole score table, one record per round played."""
     reason: str
+    """How the match ended: ``single``, ``last-standing``, ``all-out``, ``limit``,
+    ``rounds`` or ``round-cap``."""
     shared: bool
+    """Whether several players or teams share the win."""
     extra_rounds: int
+    """How many tie-break rounds were played."""
     eliminated: tuple[int, ...]
+    """Every seat that went out (after an ``all-out`` finish, the winners too)."""
 
     @property
     def round_count(self) -> int:
@@ -278,22 +299,38 @@ class MatchView:
     """
 
     player: int
+    """The viewer's match seat."""
     players: int
+    """How many seats the match has."""
     round: PlayerView | None
+    """The viewer's view of the current round in match seats, or ``None`` when the viewer
+    sits out the round."""
     round_number: int
+    """The current round's number, from 1."""
     extra_round: bool
+    """Whether the current round is a tie-break round."""
     round_seats: tuple[int, ...]
+    """The match seats playing the current round, in round-seat order."""
     dealer: int
+    """The match seat dealing the current round."""
     starter: int
+    """The match seat taking the current round's first turn."""
     totals: tuple[int, ...]
+    """Every match seat's total so far."""
     team_totals: tuple[int, ...]
+    """Each team's total so far, in the order of ``teams`` (empty without teams)."""
     teams: tuple[tuple[int, ...], ...]
+    """The match seats of each team (one seat per team when the table has no teams)."""
     eliminated: tuple[int, ...]
+    """The seats out of the match so far."""
     table: tuple[RoundRecord, ...]
+    """The score table of the rounds finished so far."""
     result: MatchResult | None
+    """How the match ended, once it is over, else ``None``."""
 
     @property
     def is_over(self) -> bool:
+        """Whether the match has ended."""
         return self.result is not None
 
 
@@ -317,6 +354,19 @@ class Match:
     deal and draw; ``decks`` optionally gives a prepared deck per round (see the module
     documentation for seats, dealers, scoring, the end and ties).
     """
+
+    rules: RuleSet
+    """The table's rules."""
+    players: int
+    """How many seats the match has (seats are numbered from 0)."""
+    seed: int
+    """The seed every round's deal and every draw of the match derive from."""
+    decks: tuple[tuple[Card, ...] | None, ...]
+    """The prepared deck of each round, where one was given (``None``: shuffled)."""
+    space: ActionSpace
+    """The integer ids of every action, in match seats (see :class:`ActionSpace`)."""
+    teams: tuple[tuple[int, ...], ...]
+    """The match seats of each team (one seat per team when the table has no teams)."""
 
     def __init__(
         self,
@@ -349,10 +399,10 @@ class Match:
         self._first_rules = rules
         self.players = n
         self.seed = seed
-        self.decks: tuple[tuple[Card, ...] | None, ...] = tuple(
+        self.decks = tuple(
             None if d is None else tuple(_as_card(c) for c in d) for d in (decks or ())
         )
-        self.space: ActionSpace = action_space(
+        self.space = action_space(
             n,
             rules.grid.max_positions,
             opening_choices(rules.opening.positions, rules.opening.count),
@@ -360,7 +410,7 @@ class Match:
             rules.snap.several,
         )
         """The action ids of the whole match: one space for all its seats and rounds."""
-        self.teams: tuple[tuple[int, ...], ...] = teams_of(rules, n)
+        self.teams = teams_of(rules, n)
         """The fixed partnerships (each player alone when the table has no teams)."""
         self._unit = [team_of(rules, n, s) for s in range(n)]
         units = len(self.teams)
@@ -686,6 +736,7 @@ class Match:
     # ------------------------------------------------------------------ public state
     @property
     def is_over(self) -> bool:
+        """Whether the match has ended."""
         return self._result is not None
 
     @property
@@ -1144,6 +1195,7 @@ class Match:
         }
 
     def to_json(self) -> str:
+        """:meth:`to_dict` as compact JSON text."""
         return json.dumps(self.to_dict(), separators=(",", ":"))
 
     @classmethod

@@ -34,20 +34,39 @@ End of input stops the game cleanly, with a message. Commands:
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import TextIO
+from pathlib import Path
+from typing import Any, TextIO
+
+import attrs
 
 from .actions import Action, ActionKind
-from .bots import Bot, MemoryBot, derive_seed, play_round
+from .bots import Bot, BotError, MemoryBot, derive_seed
 from .cards import JOKER, Card
+from .errors import RuleSetError, SaveError
 from .events import Event, EventKind
-from .round import Round
+from .loading import ruleset_to_dict
+from .match import Match, MatchEventKind
 from .rules import RuleSet
 from .scoring import RoundResult
 from .views import PlayerView
 
-__all__ = ["TerminalPlayer", "add_arguments", "play", "run_command"]
+__all__ = [
+    "SAVE_FORMAT",
+    "SNAP_PROMPTS",
+    "TerminalPlayer",
+    "add_arguments",
+    "board_text",
+    "end_text",
+    "load_save",
+    "narrate",
+    "opponents_seen",
+    "play",
+    "run_command",
+]
 
 OPPONENT_NAMES = ("Robin", "Alex", "Sam", "Kit", "Noor", "Jo", "Ari")
 """Names of the computer players, seat 1 onwards."""
@@ -55,6 +74,10 @@ OPPONENT_NAMES = ("Robin", "Alex", "Sam", "Kit", "Noor", "Jo", "Ari")
 _WINDOW_EVENTS = frozenset(
     {EventKind.REPLACE, EventKind.DISCARD, EventKind.EXCHANGE, EventKind.FAILED_EXCHANGE}
 )
+
+
+_NOT_SCRIPTED = object()
+"""Returned by :meth:`TerminalPlayer._scripted` when no recorded answer is left."""
 
 
 class _Quit(Exception):
@@ -72,6 +95,9 @@ class _Terminal:
         self.stdin = stdin
         self.stdout = stdout
         self.interactive = _isatty(stdin) and _isatty(stdout)
+        self.colour = self.interactive and "NO_COLOR" not in os.environ
+        self.quiet = False
+        """While a saved game is replayed nothing is printed."""
         encoding = getattr(stdout, "encoding", None) or "utf-8"
         try:
             "\u2660\u2665\u2666\u2663\u2500".encode(encoding)
@@ -80,6 +106,8 @@ class _Terminal:
             self.unicode = False
 
     def say(self, text: str = "") -> None:
+        if self.quiet:
+            return
         try:
             self.stdout.write(text + "\n")
         except UnicodeEncodeError:
@@ -146,16 +174,21 @@ class TerminalPlayer:
         self.names = list(names)
         self.show_known = show_known
         self.seat = 0
-        self._asked_window = -1
+        self.answers: list[dict[str, Any] | None] = []
+        """Every answer given so far (an action record, or None for a snap let go)."""
+        self.script: list[dict[str, Any] | None] = []
+        """Recorded answers still to give (a saved game being replayed)."""
 
     # --- the Bot protocol
     def reset(self, seat: int, rules: RuleSet, seed: int | None) -> None:
         del seed
         self.seat = seat
         self.rules = rules
-        self._asked_window = -1
 
     def act(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        scripted = self._scripted(view, legal)
+        if scripted is not _NOT_SCRIPTED:
+            return scripted  # type: ignore[return-value]
         if view.phase == "turn":
             self.term.say()
             self.show_board(view)
@@ -164,15 +197,18 @@ class TerminalPlayer:
             line = self.term.ask("> ")
             action = self._interpret(line, view, legal)
             if action is not None:
+                self.answers.append(action.to_dict())
                 return action
 
     def react(self, view: PlayerView, snaps: Sequence[Action]) -> Action | None:
-        if view.to_act == self.seat:
-            return None  # the snap commands are offered with the decision itself
-        window = sum(1 for e in view.history if e.kind in _WINDOW_EVENTS)
-        if window == self._asked_window:
-            return None
-        self._asked_window = window
+        """Offer a snap of the top discard; ``None`` (Enter) lets it go.
+
+        The game calls this once per discard, before any bot's snap is applied, and only
+        when ``--snap`` says you should be asked.
+        """
+        scripted = self._scripted(view, snaps, allow_none=True)
+        if scripted is not _NOT_SCRIPTED:
+            return scripted  # type: ignore[return-value]
         top = view.top_discard
         self.term.say(
             f"{self.term.card(top)} is on the discard pile. Snap? "
@@ -181,14 +217,46 @@ class TerminalPlayer:
         while True:
             line = self.term.ask("snap? ")
             words = line.split()
-            if not words:
+            if not words or words[0].lower() in ("-", ".", "k", "no"):
+                self.answers.append(None)
                 return None
             if words[0].lower() not in ("n", "snap") and not _is_info(words[0]):
                 self.term.say("Only a snap (n ...) now, or Enter to let it go.")
                 continue
             action = self._interpret(line, view, snaps)
             if action is not None:
+                self.answers.append(action.to_dict())
                 return action
+
+    # --- replaying a saved game
+    def _scripted(
+        self, view: PlayerView, legal: Sequence[Action], *, allow_none: bool = False
+    ) -> object:
+        """The next recorded answer while a saved game is replayed, else a marker."""
+        if not self.script:
+            self.finish_script(view)
+            return _NOT_SCRIPTED
+        raw = self.script.pop(0)
+        index = len(self.answers)
+        if raw is None:
+            if not allow_none:
+                raise SaveError(f"$.answers[{index}]", "a decision cannot be empty")
+            self.answers.append(None)
+            return None
+        action = Action.from_dict(raw)
+        if action not in legal:
+            raise SaveError(f"$.answers[{index}]", f"{action} is not possible at that point")
+        self.answers.append(raw)
+        return action
+
+    def finish_script(self, view: PlayerView | None) -> None:
+        """The saved answers are used up: show the game again from here (``view``)."""
+        if self.term.quiet:
+            self.term.quiet = False
+            self.term.say(self.term.rule * 60)
+            self.term.say("The saved game is restored; you continue where you left off.")
+            if view is not None and view.phase != "turn":
+                self.show_board(view)  # a turn shows the board anyway
 
     # --- reading commands
     def _interpret(self, line: str, view: PlayerView, legal: Sequence[Action]) -> Action | None:
@@ -280,7 +348,7 @@ class TerminalPlayer:
             (slot,) = slots("peek") if len(numbers) <= 2 else [(-1, -1)]
             if slot == (-1, -1):
                 raise ValueError("peek: give POS (yours) or PLAYER POS, e.g. p 1 2.")
-            return [Action.peek(me, *slot)]
+            return [Action.peek(me, slot)]
         if command in ("s", "swap"):
             if len(numbers) == 3:
                 first, second = (me, numbers[0]), (numbers[1], numbers[2])
@@ -288,7 +356,7 @@ class TerminalPlayer:
                 first, second = (numbers[0], numbers[1]), (numbers[2], numbers[3])
             else:
                 raise ValueError("swap: give PLAYER POS PLAYER POS, e.g. s 0 3 1 2.")
-            return [Action.swap(me, first, second), Action.swap(me, second, first)]
+            return [Action.swap(me, first, second)]
         if command in ("n", "snap"):
             return [Action.snap(me, *slots("snap"))]
         return []
@@ -299,13 +367,17 @@ class TerminalPlayer:
             verb = _VERBS.get(action.kind, action.kind.value)
             return f"You cannot {verb} now. {self._options(view, legal)}"
         targets = [a for a in legal if a.kind is action.kind]
-        places = ", ".join(_command_text(a, self.seat) for a in targets[:24])
-        more = " ..." if len(targets) > 24 else ""
-        return f"Not those positions. Possible: {places}{more}"
+        places = ", ".join(_command_text(a, self.seat) for a in targets[:_EXAMPLES])
+        more = f" (and {len(targets) - _EXAMPLES} more)" if len(targets) > _EXAMPLES else ""
+        return f"Not those positions. For example: {places}{more}."
 
     # --- what is shown
     def show_board(self, view: PlayerView) -> None:
-        self.term.say(board_text(view, self.names, self.rules, self.term.card, self.show_known))
+        self.term.say(
+            board_text(
+                view, self.names, self.rules, self.term.card, self.show_known, self.term.colour
+            )
+        )
 
     def _show_history(self, view: PlayerView) -> None:
         lines = [narrate(e, self.names, self.seat, self.term.card) for e in view.history]
@@ -450,6 +522,9 @@ def _is_info(word: str) -> bool:
     return word.lower() in ("b", "board", "h", "history", "help", "?", "q", "quit", "exit")
 
 
+_EXAMPLES = 4
+"""How many possible moves an error about positions lists at most."""
+
 _LETTERS = {
     ActionKind.REPLACE: "r",
     ActionKind.GIVE: "g",
@@ -516,17 +591,30 @@ def board_text(
     rules: RuleSet,
     card: Callable[[Card | None], str],
     show_known: bool = True,
+    colour: bool = False,
 ) -> str:
-    """Every grid as rows of positions, with the cards ``view`` knows (``??`` otherwise)."""
+    """Every grid as rows of positions, with the cards ``view`` knows (``??`` otherwise).
+
+    Under your grid a line says which of your positions each opponent has seen (from
+    public events only, see :func:`opponents_seen`). With ``colour`` the cards you know
+    are drawn in colour (ANSI escapes, for a terminal).
+    """
     me = view.player
-    order = [p for p in range(view.players) if p != me] + [me]
+    seats = [p for p in range(view.players) if view.present[p] or p == me]
+    order = [p for p in seats if p != me] + [me]
     width = max(len(_label(p, names, me, view)) for p in order) + 2
     lines = []
     for p in order:
         label = _label(p, names, me, view).ljust(width)
-        rows = _grid_rows(view, p, rules, card, show_known)
+        rows = _grid_rows(view, p, rules, card, show_known, colour and p == me)
         for k, row in enumerate(rows):
             lines.append((label if k == 0 else " " * width) + row)
+    seen = opponents_seen(view)
+    if seen:
+        marks = "; ".join(
+            f"[{pos}] " + ", ".join(names[o] for o in who) for pos, who in sorted(seen.items())
+        )
+        lines.append(" " * width + f"seen by others: {marks}")
     top = view.top_discard
     pile = (
         f"Discard: {card(top)} ({_count(len(view.discard))})" if top is not None else "Discard: -"
@@ -536,6 +624,68 @@ def board_text(
         status += f"  {_who(view.caller, names, me)} called Cambio"
     lines.append(status)
     return "\n".join(lines)
+
+
+def opponents_seen(view: PlayerView) -> dict[int, tuple[int, ...]]:
+    """Which other players have seen the card now at each of the viewer's positions.
+
+    Worked out from the viewer's history alone, that is from what everybody at the table
+    knows: who peeked where, who looked at which cards in a seen swap, which cards were
+    taken face up from the discard pile or shown by a failed exchange or a wrong snap,
+    and how cards moved since (swaps and gives carry what was seen of a card; a card
+    replaced by one drawn from the stock is unknown again to all but its owner). Returns
+    ``{position: (players, ...)}`` for the positions seen by at least one other player.
+    """
+    everyone = frozenset(range(view.players))
+    know: dict[tuple[int, int], frozenset[int]] = {}
+    held_public = False
+    for event in view.history:
+        kind = event.kind
+        pos = event.positions
+        p = event.player
+        saw = everyone if event.seen_by is None else event.seen_by
+        if kind == EventKind.DEAL:
+            know.clear()
+        elif kind in (EventKind.OPENING_PEEK, EventKind.RE_PEEK, EventKind.PEEK):
+            for slot in pos:
+                know[slot] = know.get(slot, frozenset()) | (saw & {p})
+        elif kind == EventKind.DRAW:
+            held_public = False
+        elif kind == EventKind.TAKE:
+            held_public = True
+        elif kind == EventKind.REPLACE:
+            know[pos[0]] = everyone if held_public else frozenset({p})
+        elif kind == EventKind.EXCHANGE:
+            for slot in pos:
+                know.pop(slot, None)
+            if pos:
+                know[pos[0]] = frozenset({p})
+        elif kind == EventKind.FAILED_EXCHANGE:
+            for slot in pos:
+                know[slot] = everyone
+        elif kind == EventKind.SWAP and len(pos) == 2:
+            a, b = pos
+            know[a], know[b] = know.get(b, frozenset()), know.get(a, frozenset())
+            if event.cards:
+                for slot in pos:
+                    know[slot] = know[slot] | saw
+        elif kind == EventKind.SNAP:
+            for slot in pos:
+                know.pop(slot, None)
+        elif kind == EventKind.WRONG_SNAP:
+            for slot in pos:
+                know[slot] = know.get(slot, frozenset()) | saw
+        elif kind == EventKind.PENALTY and pos:
+            know.pop(pos[0], None)
+        elif kind == EventKind.GIVE and len(pos) == 2:
+            know[pos[1]] = know.pop(pos[0], frozenset())
+    me = view.player
+    out: dict[int, tuple[int, ...]] = {}
+    for (owner, position), who in know.items():
+        others = tuple(sorted(o for o in who if o != me))
+        if owner == me and others and view.present[me][position - 1]:
+            out[position] = others
+    return out
 
 
 def _count(n: int) -> str:
@@ -553,6 +703,7 @@ def _grid_rows(
     rules: RuleSet,
     card: Callable[[Card | None], str],
     show_known: bool,
+    colour: bool = False,
 ) -> list[str]:
     present = view.present[owner]
     known = view.grids[owner]
@@ -563,6 +714,8 @@ def _grid_rows(
         else:
             seen = known[i]
             text = card(seen if show_known else None)
+            if colour and show_known and seen is not None:
+                return f"[{i + 1}] \033[1;32m{text}\033[0m" + " " * max(0, 4 - len(text))
         return f"[{i + 1}] {text:<4}"
 
     rows = []
@@ -712,8 +865,382 @@ def _winner_line(result: RoundResult, names: Sequence[str], me: int) -> str:
     return f"{text[0].upper()}{text[1:]} share the win."
 
 
-# ---------------------------------------------------------------------------------------
 # The game
+
+
+SAVE_FORMAT = "cambio-play/1"
+"""The ``format`` of a file written when you leave a game (``--resume`` reads it)."""
+
+SNAP_PROMPTS = ("ask", "known", "never")
+"""When the game stops to offer you a snap (``--snap``): ``ask`` whenever you may snap,
+``known`` only when you know a card that matches the top discard, ``never`` not at all
+(you can still snap with ``n`` when it is your decision)."""
+
+_MATCH_KINDS = frozenset(
+    {
+        MatchEventKind.HIGH_CARD,
+        MatchEventKind.DEALER,
+        MatchEventKind.ROUND_START,
+        MatchEventKind.ROUND_END,
+        MatchEventKind.HALVED,
+        MatchEventKind.OUT,
+        MatchEventKind.TIE,
+        MatchEventKind.MATCH_END,
+    }
+)
+
+
+@attrs.frozen
+class _Settings:
+    """Everything that fixes a game besides your answers: what a save records."""
+
+    rules: RuleSet
+    players: int
+    seed: int
+    whole_match: bool
+    snap: str
+    show_known: bool
+
+
+class _Game:
+    """One game at the terminal: a :class:`~cambio.match.Match` driven seat by seat.
+
+    At every decision point where the top discard may be snapped, everyone who may snap
+    declares at the same moment without seeing the others' choice: you first (so no bot
+    snap is ever applied before you were asked), then each bot in :attr:`Round.reactors`
+    order. The declared snaps are resolved by :meth:`Match.resolve_snaps`, that is by the
+    table's ``snap.arbitration`` (``first`` takes the declarations in seat order from the
+    player who discarded, as nobody at a terminal can be faster than a program). When
+    nobody snaps, the player to act decides.
+    """
+
+    def __init__(
+        self,
+        settings: _Settings,
+        term: _Terminal,
+        save_to: Path,
+        script: Sequence[dict[str, Any] | None] = (),
+    ) -> None:
+        self.settings = settings
+        self.term = term
+        self.save_to = save_to
+        rules = settings.rules
+        self.match = Match(rules, settings.players, seed=settings.seed)
+        n = self.match.players
+        names = ["You", *OPPONENT_NAMES[: n - 1]]
+        while len(names) < n:
+            names.append(f"Bot {len(names)}")
+        self.names = names
+        self.person = TerminalPlayer(term, rules, names, show_known=settings.show_known)
+        self.person.script = list(script)
+        self.bots: dict[int, Bot] = {s: MemoryBot() for s in range(1, n)}
+        self._round_dealt = 0
+        self._asked: tuple[int, int] = (-1, -1)
+        self._watching = True
+        self._told = 0
+
+    # --- saving
+    def save(self) -> Path:
+        s = self.settings
+        data = {
+            "format": SAVE_FORMAT,
+            "rules": ruleset_to_dict(s.rules),
+            "players": s.players,
+            "seed": s.seed,
+            "whole_match": s.whole_match,
+            "snap": s.snap,
+            "show_known": s.show_known,
+            "answers": self.person.answers,
+            "actions": [a.to_dict() for a in self.match.actions],
+        }
+        self.save_to.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+        return self.save_to
+
+    # --- the loop
+    def run(self) -> int:
+        term = self.term
+        match = self.match
+        whole = self.settings.whole_match
+        if self.person.script:
+            term.quiet = True
+        self._introduce()
+        for event in match.events:
+            self._tell(event)
+        first = match.view(0).round
+        for event in first.history if first is not None else ():
+            self._tell(event)
+        over = False
+        while not match.is_over and not over:
+            self._deal_bots()
+            for event in self._step():
+                self._tell(event)
+                if event.kind == MatchEventKind.ROUND_END and not whole:
+                    over = True  # --round: the next round's deal is not shown
+                    break
+        if self.person.script:
+            raise SaveError("$.answers", "more answers than the saved game has decisions")
+        self.person.finish_script(None)
+        if match.is_over and whole and self.settings.rules.match.end != "single":
+            term.say(self._match_end())
+        term.say(term.rule * 60)
+        return 0
+
+    def _introduce(self) -> None:
+        term = self.term
+        rules = self.settings.rules
+        n = self.match.players
+        names = self.names
+        line = term.rule * 60
+        term.say(line)
+        term.say(f"Cambio at the {rules.name} table: {n} players, seed {self.settings.seed}.")
+        others = ", ".join(f"{names[p]} (P{p})" for p in range(1, n))
+        term.say(f"You are P0; {others} {'are' if n > 2 else 'is'} the computer.")
+        if rules.teams.size > 1:
+            for team in self.match.teams:
+                if 0 in team:
+                    mates = [names[p] for p in team if p != 0]
+                    term.say(f"You play in a team with {', '.join(mates)}.")
+        if self.settings.whole_match and rules.match.end != "single":
+            term.say(f"A whole match: {_match_goal(rules)}. (--round plays a single round.)")
+        term.say("Lowest total wins. Type help for the commands, q to leave (the game is saved).")
+        term.say(line)
+
+    def _deal_bots(self) -> None:
+        """Reset every player at the start of each round (bots seeded per round and seat)."""
+        match = self.match
+        if self._round_dealt == match.round_number:
+            return
+        self._round_dealt = match.round_number
+        rnd = match.round
+        for r, s in enumerate(match.round_seats):
+            seed = derive_seed(self.settings.seed, "play", match.round_number, s)
+            if s == 0:
+                self.person.reset(0, rnd.rules, seed)
+            else:
+                self.bots[s].reset(r, rnd.rules, seed)
+
+    def _step(self) -> list[Event]:
+        """One decision point: snaps declared at once and resolved, else one decision."""
+        match = self.match
+        rnd = match.round
+        seats = match.round_seats
+        declared: list[Action] = []
+        reactors = match.reactors
+        if 0 in reactors and self._prompt_snap():
+            view = self._my_view()
+            snaps = [a for a in match.legal_actions(0) if a.kind is ActionKind.SNAP]
+            answer = self.person.react(view, snaps)
+            if answer is not None:
+                declared.append(answer)
+        for s in reactors:
+            if s == 0:
+                continue
+            r = seats.index(s)
+            snaps = [a for a in rnd.legal_actions(r) if a.kind is ActionKind.SNAP]
+            if not snaps:
+                continue
+            answer = self.bots[s].react(rnd.view(r), snaps)
+            if answer is None:
+                continue
+            if answer not in snaps:
+                raise BotError(f"bot at seat {s} answered {answer}, which it was not offered")
+            declared.append(_to_match(answer, seats))
+        if declared:
+            return match.resolve_snaps(declared)
+        who = match.to_act
+        assert who is not None
+        if who == 0:
+            chosen = self.person.act(self._my_view(), match.legal_actions(0))
+        else:
+            r = seats.index(who)
+            legal = rnd.legal_actions(r)
+            answer = self.bots[who].act(rnd.view(r), legal)
+            if answer not in legal:
+                raise BotError(f"bot at seat {who} answered {answer}, which is not legal now")
+            chosen = _to_match(answer, seats)
+        return match.apply(chosen)
+
+    def _my_view(self) -> PlayerView:
+        view = self.match.view(0).round
+        assert view is not None
+        return view
+
+    def _prompt_snap(self) -> bool:
+        """Whether to stop and offer you a snap now: once per discard, as --snap says."""
+        mode = self.settings.snap
+        if mode == "never":
+            return False
+        view = self._my_view()
+        window = (
+            self.match.round_number,
+            sum(1 for e in view.history if e.kind in _WINDOW_EVENTS),
+        )
+        if window == self._asked:
+            return False
+        if mode == "known" and not _known_match(view, self.match.round.rules):
+            return False
+        self._asked = window
+        return True
+
+    # --- what is shown
+    def _tell(self, event: Event) -> None:
+        term = self.term
+        if event.kind in _MATCH_KINDS:
+            # a step's events may repeat match events; the match's own log has each once
+            log = self.match.events
+            for new in log[self._told :]:
+                self._tell_match(new)
+                if new.kind == MatchEventKind.ROUND_END and not self.settings.whole_match:
+                    break  # --round: nothing after the round's end
+            self._told = len(log)
+            return
+        if not self._watching:
+            return  # you sit this round out: only its result is shown
+        seen = event.as_seen_by(0)
+        if seen.kind == EventKind.OPENING_PEEK and seen.player == 0 and seen.cards:
+            self._reveal(seen)
+            return
+        text = narrate(seen, self.names, 0, term.card)
+        if seen.kind == EventKind.TURN:
+            term.say(f"{term.rule * 3} {text[:-1]} {term.rule * 3}")
+        elif text:
+            term.say(f"  {text}")
+
+    def _reveal(self, event: Event) -> None:
+        term = self.term
+        term.say("Your opening peek. Remember these cards and where they lie:")
+        for (_, pos), c in zip(event.positions, event.cards, strict=False):
+            term.say(f"  [{pos}] {term.card(c)}")
+        hide = not self.settings.show_known
+        if term.interactive and not term.quiet:
+            if hide:
+                term.ask("Press Enter to hide them and begin. ")
+            else:
+                term.ask(
+                    "Press Enter to clear the screen and begin "
+                    "(your board keeps showing them; --from-memory hides them). "
+                )
+            term.clear()
+        elif hide:
+            term.say("(They are hidden now.)")
+        else:
+            term.say("(Your board shows the cards you know; --from-memory hides them.)")
+
+    def _tell_match(self, event: Event) -> None:
+        term = self.term
+        match = self.match
+        names = self.names
+        kind = event.kind
+        if kind == MatchEventKind.ROUND_END:
+            record = match.records[-1]
+            seats = record.players
+            term.say(term.rule * 60)
+            round_names = [names[s] for s in seats]
+            me = seats.index(0) if 0 in seats else -1
+            term.say(end_text(record.result, round_names, me, term.card))
+            if self.settings.whole_match and self.settings.rules.match.end != "single":
+                extra = " (a tie-break)" if record.extra else ""
+                term.say(
+                    f"After round {record.number}{extra}: "
+                    + _totals_line(record.totals, names, match.eliminated)
+                )
+        elif kind == MatchEventKind.OUT:
+            who = _who(event.player, names, 0)
+            verb = "are" if event.player == 0 else "is"
+            term.say(f"{who} {verb} out ({event.note}).")
+            if event.player == 0 and self.settings.whole_match:
+                term.say("The others play on; you will see each round's result.")
+        elif kind == MatchEventKind.HALVED:
+            term.say(f"{_who(event.player, names, 0)} hit the limit exactly: {event.note}.")
+        elif kind == MatchEventKind.TIE:
+            term.say("The match is tied: an extra round for the tied players.")
+        elif kind == MatchEventKind.ROUND_START:
+            self._watching = 0 in match.round_seats
+            dealer = _who(event.player, names, 0)
+            starter = event.positions[0][0] if event.positions else -1
+            starts = _who(starter, names, 0) if starter >= 0 else "?"
+            deals = "deal" if event.player == 0 else "deals"
+            begin = "start" if starter == 0 else "starts"
+            term.say(term.rule * 60)
+            term.say(f"Round {match.round_number}: {dealer} {deals}, {starts} {begin}.")
+
+    def _match_end(self) -> str:
+        result = self.match.result
+        assert result is not None
+        names = self.names
+        lines = [self.term.rule * 60]
+        reasons = {
+            "single": "the one round decides",
+            "last-standing": "last player standing",
+            "all-out": "everyone crossed the limit; lowest total",
+            "limit": "a total crossed the limit; lowest total",
+            "rounds": "all the rounds are played; lowest total",
+            "round-cap": "the round limit was reached; lowest total",
+        }
+        why = reasons.get(result.reason, result.reason)
+        lines.append(
+            f"The match is over after {result.round_count} rounds ({why})."
+            if result.round_count != 1
+            else f"The match is over after one round ({why})."
+        )
+        lines.append(_totals_line(result.totals, names, result.eliminated))
+        winners = list(result.winners)
+        people = [("you" if w == 0 else names[w]) for w in winners]
+        if len(people) == 1:
+            lines.append(
+                "You win the match!" if winners[0] == 0 else f"{names[winners[0]]} wins the match."
+            )
+        else:
+            text = ", ".join(people[:-1]) + f" and {people[-1]}"
+            lines.append(f"{text[0].upper()}{text[1:]} share the match.")
+        return "\n".join(lines)
+
+
+def _to_match(action: Action, seats: Sequence[int]) -> Action:
+    """A round-seat action in match seats."""
+    return Action(
+        action.kind,
+        seats[action.player],
+        tuple((seats[o], p) for o, p in action.positions),
+    )
+
+
+def _known_match(view: PlayerView, rules: RuleSet) -> bool:
+    """Whether ``view`` knows a card it may snap that matches the top discard."""
+    top = view.top_discard
+    if top is None:
+        return False
+
+    def key(card: Card) -> object:
+        return rules.value(card) if rules.snap.match == "value" else card.rank
+
+    want = key(top)
+    owners = range(view.players) if rules.snap.targets == "any" else (view.player,)
+    for owner in owners:
+        for i, card in enumerate(view.grids[owner]):
+            if card is not None and view.present[owner][i] and key(card) == want:
+                return True
+    return False
+
+
+def _match_goal(rules: RuleSet) -> str:
+    m = rules.match
+    cross = f"{'reaches' if m.at_limit else 'passes'} {m.limit}"
+    if m.end == "elimination":
+        return f"a player whose total {cross} is out; the last one in wins"
+    if m.end == "limit":
+        return f"once a total {cross}, the lowest total wins"
+    if m.end == "rounds":
+        return f"{m.rounds} rounds; the lowest total wins"
+    return "one round"
+
+
+def _totals_line(totals: Sequence[int], names: Sequence[str], out: Sequence[int]) -> str:
+    parts = []
+    for s, total in enumerate(totals):
+        name = "You" if s == 0 else names[s]
+        parts.append(f"{name} {total}" + (" (out)" if s in out else ""))
+    return "totals " + ", ".join(parts) + "."
 
 
 def play(
@@ -724,91 +1251,139 @@ def play(
     stdin: TextIO | None = None,
     stdout: TextIO | None = None,
     show_known: bool = True,
+    whole_match: bool = True,
+    snap: str = "known",
+    save_to: str | Path | None = None,
+    resume: str | Path | None = None,
 ) -> int:
-    """Play one round in the terminal (you are seat 0); return an exit status (0).
+    """Play in the terminal (you are seat 0); return an exit status.
 
     ``rules`` is a :class:`RuleSet` or a profile name; ``players`` defaults to the
-    table's default; ``seed`` makes the deal (and so the game, given the same input)
-    reproducible. ``stdin``/``stdout`` default to the process streams.
+    table's default; ``seed`` makes the deals and the bots' decisions (and so the game,
+    given the same input) reproducible. With ``whole_match`` (the default) the table's
+    whole match is played, else one round. ``snap`` is one of :data:`SNAP_PROMPTS`.
+    Leaving (``q``, end of input, Ctrl-C) saves the game to ``save_to`` (default
+    ``cambio-TABLE-SEED.json`` in the current folder); ``resume`` continues a saved game
+    exactly (the other arguments are then taken from the save). ``stdin``/``stdout``
+    default to the process streams.
     """
-    if isinstance(rules, str):
-        from .loading import load_ruleset
-
-        rules = load_ruleset(rules)
     term = _Terminal(stdin or sys.stdin, stdout or sys.stdout)
-    if seed is None:
-        import random
+    script: list[dict[str, Any] | None] = []
+    if resume is not None:
+        settings, script = load_save(Path(resume))
+        if save_to is None:
+            save_to = resume
+    else:
+        if isinstance(rules, str):
+            from .loading import load_ruleset
 
-        seed = random.SystemRandom().randrange(10**6)
-    rnd = Round(rules, players, seed=seed)
-    n = rnd.players
-    names = ["You", *OPPONENT_NAMES[: n - 1]]
-    while len(names) < n:
-        names.append(f"Bot {len(names)}")
-    me = 0
-    person = TerminalPlayer(term, rules, names, show_known=show_known)
-    bots: list[Bot] = [person, *(MemoryBot() for _ in range(n - 1))]
+            rules = load_ruleset(rules)
+        if snap not in SNAP_PROMPTS:
+            raise ValueError(f"snap must be one of {', '.join(SNAP_PROMPTS)}, not {snap!r}")
+        if seed is None:
+            import random
 
-    line = term.rule * 60
-    term.say(line)
-    term.say(f"Cambio at the {rules.name} table: {n} players, seed {seed}.")
-    others = ", ".join(f"{names[p]} (P{p})" for p in range(1, n))
-    term.say(f"You are P0; {others} {'are' if n > 2 else 'is'} the computer.")
-    if rules.teams.size > 1:
-        from .scoring import teams_of
-
-        for team in teams_of(rules, n):
-            if me in team:
-                mates = [names[p] for p in team if p != me]
-                term.say(f"You play in a team with {', '.join(mates)}.")
-    term.say("Lowest total wins. Type help for the commands, q to quit.")
-    term.say(line)
-
-    def reveal(event: Event) -> None:
-        term.say("Your opening peek. Remember these cards and where they lie:")
-        for (_, pos), c in zip(event.positions, event.cards, strict=False):
-            term.say(f"  [{pos}] {term.card(c)}")
-        if term.interactive:
-            term.ask("Press Enter to hide them and begin. ")
-            term.clear()
+            seed = random.SystemRandom().randrange(10**6)
+        settings = _Settings(
+            rules=rules,
+            players=rules.players.default if players is None else players,
+            seed=seed,
+            whole_match=whole_match,
+            snap=snap,
+            show_known=show_known,
+        )
+    path = (
+        Path(save_to)
+        if save_to is not None
+        else Path(f"cambio-{_safe(settings.rules.name)}-{settings.seed}.json")
+    )
+    game = _Game(settings, term, path, script)
+    try:
+        return game.run()
+    except (_Quit, _EndOfInput, KeyboardInterrupt) as stop:
+        term.quiet = False
+        if isinstance(stop, _EndOfInput):
+            term.say("Input ended before the game did.")
+        elif isinstance(stop, KeyboardInterrupt):
+            term.say("")
+            term.say("Interrupted.")
         else:
-            term.say("(They are hidden now.)")
+            term.say("You left the table.")
+        try:
+            saved = game.save()
+        except OSError as error:
+            term.say(f"The game could not be saved to {path}: {error.strerror or error}.")
+            return 1
+        term.say(f"The game is saved in {saved}; continue it with: cambio play --resume {saved}")
+        return 130 if isinstance(stop, KeyboardInterrupt) else 0
 
-    def tell(event: Event) -> None:
-        seen = event.as_seen_by(me)
-        if seen.kind == EventKind.OPENING_PEEK and seen.player == me and seen.cards:
-            reveal(seen)
-            return
-        text = narrate(seen, names, me, term.card)
-        if seen.kind == EventKind.TURN:
-            term.say(f"{term.rule * 3} {text[:-1]} {term.rule * 3}")
-        elif text:
-            term.say(f"  {text}")
 
-    def observe(action: Action, events: Sequence[Event]) -> None:
-        del action
-        for event in events:
-            tell(event)
+def _safe(name: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_" else "-" for c in name) or "table"
+
+
+def load_save(path: Path) -> tuple[_Settings, list[dict[str, Any] | None]]:
+    """Read a file written when a game was left: its settings and your answers so far.
+
+    Raises :class:`~cambio.errors.SaveError` (``OSError`` when it cannot be read).
+    """
+    from .loading import ruleset_from_dict
 
     try:
-        for event in rnd.view(me).history:
-            tell(event)
-        played = play_round(
-            rnd,
-            bots,
-            seed=derive_seed(seed, "play"),
-            observer=observe,
-        )
-    except _Quit:
-        term.say("You left the table. The round is not finished; come back any time.")
-        return 0
-    except _EndOfInput:
-        term.say("Input ended before the round did; the game stops here.")
-        return 0
-    term.say(line)
-    term.say(end_text(played.result, names, me, term.card))
-    term.say(line)
-    return 0
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as error:
+        raise SaveError("$", f"not JSON ({error.msg} at line {error.lineno})") from None
+    except UnicodeDecodeError:
+        raise SaveError("$", "not a text file") from None
+    if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+        raise SaveError("$.format", f"not a saved game (expected {SAVE_FORMAT!r})")
+    try:
+        rules = ruleset_from_dict(data["rules"], source=f"{path}: rules")
+    except KeyError:
+        raise SaveError("$.rules", "missing") from None
+    except RuleSetError as error:
+        raise SaveError("$.rules", _first_line(error)) from None
+    kinds = {
+        "players": int,
+        "seed": int,
+        "whole_match": bool,
+        "snap": str,
+        "show_known": bool,
+        "answers": list,
+        "actions": list,
+    }
+    for key, kind in kinds.items():
+        value = data.get(key)
+        if type(value) is not kind:
+            raise SaveError(f"$.{key}", f"expected {kind.__name__}, got {value!r}")
+    if data["snap"] not in SNAP_PROMPTS:
+        raise SaveError("$.snap", f"one of {', '.join(SNAP_PROMPTS)}")
+    answers: list[dict[str, Any] | None] = []
+    for i, answer in enumerate(data["answers"]):
+        if answer is not None:
+            try:
+                Action.from_dict(answer)
+            except ValueError as error:
+                raise SaveError(f"$.answers[{i}]", str(error)) from None
+        answers.append(answer)
+    settings = _Settings(
+        rules=rules,
+        players=data["players"],
+        seed=data["seed"],
+        whole_match=data["whole_match"],
+        snap=data["snap"],
+        show_known=data["show_known"],
+    )
+    try:
+        Match(rules, settings.players, seed=settings.seed)
+    except (TypeError, ValueError) as error:
+        raise SaveError("$.players", str(error)) from None
+    return settings, answers
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error)
+    return text.splitlines()[0] if text else type(error).__name__
 
 
 # ---------------------------------------------------------------------------------------
@@ -825,22 +1400,55 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--seed", type=int, default=None, metavar="S", help="deal seed")
     parser.add_argument(
+        "--round",
+        action="store_true",
+        help="play a single round instead of the table's whole match",
+    )
+    parser.add_argument(
+        "--snap",
+        choices=SNAP_PROMPTS,
+        default="known",
+        help="when to stop and offer you a snap: whenever you may (ask), only when you "
+        "know a matching card (known, the default), or never (snap with n on your turn)",
+    )
+    parser.add_argument(
         "--from-memory",
         action="store_true",
         help="hide the cards you have seen on the board: play from memory",
+    )
+    parser.add_argument(
+        "--save",
+        default=None,
+        metavar="FILE",
+        help="where to save the game when you leave (default: cambio-TABLE-SEED.json)",
+    )
+    parser.add_argument(
+        "--resume",
+        default=None,
+        metavar="FILE",
+        help="continue a saved game exactly where it stopped",
     )
 
 
 def run_command(args: argparse.Namespace) -> int:
     """Run ``cambio play`` from parsed arguments; return the exit status."""
-    from .errors import RuleSetError
     from .loading import load_ruleset
 
+    if args.resume is not None:
+        try:
+            return play(resume=args.resume, save_to=args.save)
+        except SaveError as error:
+            sys.stderr.write(f"cambio play: error: {args.resume}: {_first_line(error)}\n")
+            return 1
+        except OSError as error:
+            sys.stderr.write(
+                f"cambio play: error: {args.resume}: {error.strerror or _first_line(error)}\n"
+            )
+            return 1
     try:
         rules = load_ruleset(args.variant)
     except (RuleSetError, OSError, ValueError) as error:
-        first = str(error).splitlines()[0] if str(error) else type(error).__name__
-        sys.stderr.write(f"cambio play: error: {first}\n")
+        sys.stderr.write(f"cambio play: error: {_first_line(error)}\n")
         return 1
     players = args.players
     if players is not None:
@@ -857,7 +1465,15 @@ def run_command(args: argparse.Namespace) -> int:
                 f"cambio play: error: the {rules.name} table plays in teams of {size}\n"
             )
             return 2
-    return play(rules, players, args.seed, show_known=not args.from_memory)
+    return play(
+        rules,
+        players,
+        args.seed,
+        show_known=not args.from_memory,
+        whole_match=not args.round,
+        snap=args.snap,
+        save_to=args.save,
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -112,13 +112,21 @@ class Phase(enum.IntEnum):
     """Where a round stands."""
 
     OPENING = 0
+    """Players choose which of their cards to look at before the first turn."""
     TURN = 1
+    """The current player starts a turn: draw, take the discard, or call."""
     DRAWN = 2
+    """The current player holds a card drawn from the stock: replace, exchange or discard."""
     TAKEN = 3
+    """The current player holds the taken discard: it must replace (or exchange)."""
     POWER = 4
+    """The current player uses the power of a discarded card: peek, swap or skip."""
     END_OF_TURN = 5
+    """Where calling comes at the end of a turn: call or pass."""
     GIVE = 6
+    """A player who snapped another's card gives one of its own in its place."""
     OVER = 7
+    """The round has ended; :attr:`Round.result` holds how."""
     CLOSING = 8
     """The round has ended but its last discard may still be snapped (``snap.last_discard``)."""
 
@@ -147,6 +155,22 @@ class Round:
     table's deck, shuffled by ``seed``. ``dealer`` defaults to the last seat; ``starter``
     to the player on the dealer's left.
     """
+
+    rules: RuleSet
+    """The table's rules."""
+    players: int
+    """How many seats play the round (seats are numbered from 0)."""
+    seed: int
+    """The seed of the shuffle and of every random choice of the round."""
+    dealer: int
+    """The seat that dealt."""
+    starter: int
+    """The seat that takes the first turn."""
+    space: ActionSpace
+    """The integer ids of every action at this table (see :class:`ActionSpace`)."""
+    deck: tuple[Card, ...]
+    """Every card of the round in deal order: the grids seat by seat, the first discard,
+    then the stock from the top down."""
 
     def __init__(
         self,
@@ -196,7 +220,7 @@ class Round:
         self._P = grid.max_positions
         self._ALL = (1 << n) - 1
         self._opening_choices = opening_choices(rules.opening.positions, rules.opening.count)
-        self.space: ActionSpace = action_space(
+        self.space = action_space(
             n,
             self._P,
             self._opening_choices,
@@ -227,7 +251,7 @@ class Round:
             raise ValueError(
                 f"a deck of {len(order)} cards cannot deal {n} grids of {self._G} and a discard"
             )
-        self.deck: tuple[Card, ...] = tuple(order)
+        self.deck = tuple(order)
         powers = rules.powers
         # Settings read on every decision, looked up once.
         self._take_ok = rules.turn.take_discard
@@ -430,10 +454,12 @@ class Round:
 
     @property
     def caller(self) -> int | None:
+        """The seat that called Cambio, or ``None`` before anybody has."""
         return None if self._caller < 0 else self._caller
 
     @property
     def is_over(self) -> bool:
+        """Whether the round has ended."""
         return self._phase is Phase.OVER
 
     @property
@@ -454,10 +480,12 @@ class Round:
 
     @property
     def action_ids(self) -> tuple[int, ...]:
+        """The ids of every action applied so far, in order (see :attr:`space`)."""
         return tuple(self._actions)
 
     @property
     def stock_size(self) -> int:
+        """How many cards are left in the stock."""
         return len(self._stock)
 
     @property
@@ -467,6 +495,7 @@ class Round:
 
     @property
     def turns_taken(self) -> int:
+        """How many turns have been completed so far, all seats together."""
         return self._total_turns
 
     @property
@@ -1529,6 +1558,7 @@ class Round:
         return save_round(self)
 
     def to_json(self) -> str:
+        """:meth:`to_dict` as compact JSON text."""
         return json.dumps(self.to_dict(), separators=(",", ":"))
 
     @classmethod

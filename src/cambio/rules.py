@@ -157,10 +157,12 @@ class GridRules:
 
     @property
     def size(self) -> int:
+        """Cards dealt to each player: the sum of ``rows``."""
         return sum(self.rows)
 
     @property
     def max_positions(self) -> int:
+        """The most positions a player can have: the grid and its extra positions."""
         return self.size + self.extra
 
 
@@ -212,6 +214,7 @@ class Power:
     name: str = ""
 
     def matches(self, card: Card) -> bool:
+        """Whether ``card`` grants this power (its rank, and its colour where limited)."""
         return card.rank in self.ranks and (self.colour == "any" or card.colour == self.colour)
 
 
@@ -246,6 +249,7 @@ class PowerRules:
     table: tuple[Power, ...] = attrs.field(factory=lambda: PRACTICE_POWERS)
 
     def power_of(self, card: Card) -> Power | None:
+        """The first power of ``table`` that ``card`` grants, or ``None``."""
         for power in self.table:
             if power.matches(card):
                 return power
@@ -440,6 +444,7 @@ class RuleSet:
     teams: TeamRules = attrs.field(factory=TeamRules)
 
     def value(self, card: Card) -> int:
+        """What ``card`` counts in a final grid at this table."""
         return self.values.of(card)
 
 

@@ -42,8 +42,11 @@ class HandCard:
     """One card of a final hand: where it lay, what it was, what it scored."""
 
     position: int
+    """Where the card lay in its owner's grid, from 1."""
     card: Card
+    """The card."""
     value: int
+    """What it counted at this table."""
 
 
 @attrs.frozen
@@ -58,17 +61,29 @@ class RoundResult:
     """
 
     reason: str
+    """Why the round ended: ``call``, ``stock``, ``empty-grid`` or ``turn-cap``."""
     caller: int | None
+    """The seat that called Cambio (``None`` when nobody did)."""
     hands: tuple[tuple[HandCard, ...], ...]
+    """Every seat's final hand, card by card, face up."""
     totals: tuple[int, ...]
+    """Every seat's card total (the sum of its hand's values)."""
     scores: tuple[int, ...]
+    """Every seat's round score: the total after the winner's zero, the caller's penalty
+    or bonus and any combination (with teams, each partner shows the team's score)."""
     winners: tuple[int, ...]
+    """The seats that won the round (every partner of a winning team)."""
     caller_lowest: bool | None = None
+    """Whether the caller had the lowest total, as the table counts ties (``None``
+    without a caller)."""
     team_totals: tuple[int, ...] = ()
+    """Each team's card total (empty when the table has no teams)."""
     combination: int | None = None
+    """The seat holding the table's scoring combination, if any did."""
 
     @property
     def players(self) -> int:
+        """How many seats played the round."""
         return len(self.totals)
 
 

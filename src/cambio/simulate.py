@@ -144,14 +144,23 @@ class SeatStats:
     """
 
     seat: int
+    """The bot's seat (its starting seat with rotation)."""
     bot: str
+    """The bot's name (its spec's name, or its factory's)."""
     wins: float
+    """Rounds won, a win shared by ``k`` players counting ``1/k``."""
     outright: int
+    """Rounds won alone."""
     win_rate: float
+    """``wins`` per round played."""
     mean_score: float
+    """The mean round score."""
     mean_total: float
+    """The mean card total of the final hand."""
     calls: int
+    """How many times the bot called Cambio."""
     calls_won: int
+    """How many of its calls ended with the bot among the winners."""
 
 
 @attrs.frozen
@@ -165,18 +174,32 @@ class SimulationReport:
     """
 
     variant: str
+    """The table's name."""
     players: int
+    """Seats per round."""
     seed: int
+    """The seed every round derives from (the same seed gives the same report)."""
     games: int
+    """Rounds played."""
     rotate: bool
+    """Whether the bots changed seats from round to round."""
     seats: tuple[SeatStats, ...]
+    """How each bot did: ``seats[i]`` is bot ``i``."""
     endings: dict[str, int]
+    """Rounds per ending reason (``call``, ``stock``, ``empty-grid``, ``turn-cap``)."""
     mean_turns: float
+    """Completed turns per round."""
     mean_decisions: float
+    """Applied actions per round."""
     caller_success_rate: float | None
+    """The share of rounds with a caller in which the caller was among the winners
+    (``None`` when nobody called)."""
     decisions: int
+    """Actions applied in all."""
     seconds: float
+    """Wall-clock time the simulation took."""
     decisions_per_second: float
+    """``decisions`` per second of ``seconds``."""
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dictionary (what ``cambio simulate --json`` prints)."""
@@ -581,7 +604,10 @@ def _print_report(report: SimulationReport) -> None:
     endings = ", ".join(f"{reason} {count}" for reason, count in report.endings.items())
     console.print(f"Rounds ended by: {endings}")
     rate = report.caller_success_rate
-    console.print("Caller among the winners: " + ("no calls" if rate is None else f"{rate:.1%}"))
+    console.print(
+        "Caller success rate: "
+        + ("no calls" if rate is None else f"{rate:.1%} (the caller among the winners)")
+    )
     console.print(
         f"Per round: {report.mean_turns:.1f} turns, {report.mean_decisions:.1f} decisions"
     )

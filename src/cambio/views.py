@@ -32,32 +32,66 @@ class PlayerView:
     """
 
     player: int
+    """The viewer's seat (from 0): whose knowledge this view holds."""
     players: int
+    """How many seats the round has."""
     grid_size: int
+    """Positions in a dealt grid (4 on most tables); positions past it hold penalty or
+    extra cards."""
     phase: str
+    """Where the round stands, a :class:`~cambio.round.Phase` name in lower case:
+    ``opening``, ``turn``, ``drawn``, ``taken``, ``power``, ``end_of_turn``, ``give`` or
+    ``over``. Another player's private draw whose power is not yet announced shows as
+    ``drawn``."""
     current: int
+    """The seat whose turn it is."""
     to_act: int | None
+    """The seat whose decision moves the round on (``None`` once the round is over); it
+    differs from ``current`` in the opening peek and after a snap that owes a card."""
     caller: int | None
+    """The seat that called Cambio, or ``None`` before anybody has."""
     grids: tuple[tuple[Card | None, ...], ...]
+    """``grids[owner][i]`` is the card at ``owner``'s position ``i + 1`` when the viewer
+    legally knows it (saw it and followed it through public moves since), else
+    ``None``. The viewer's own positions are ``grids[player]`` (also :attr:`own`)."""
     present: tuple[tuple[bool, ...], ...]
+    """``present[owner][i]``: whether a card lies at ``owner``'s position ``i + 1`` at
+    all (snapped-away positions are empty; penalty cards add positions)."""
     discard: tuple[Card, ...]
+    """The discard pile, bottom first: every card in it is face up (see
+    :attr:`top_discard`)."""
     stock_size: int
+    """How many cards are left in the stock (their faces are never in a view)."""
     holding: Card | None
     """The card the current player holds (drawn or taken), if this viewer saw it."""
     holding_from_stock: bool | None
+    """Whether the held card was drawn from the stock (``True``) or taken from the
+    discard pile (``False``); ``None`` when nobody holds a card."""
     power: str | None
+    """The name of the power being used (``None`` outside one)."""
     power_step: Step | None
+    """The step of the power waiting for a decision now (a peek or a swap, with its
+    scope), or ``None``."""
     peeked: tuple[tuple[int, int], ...]
+    """The ``(owner, position)`` places peeked at so far in the current power (a
+    peek-then-swap power swaps among them)."""
     window_open: bool
+    """Whether the top discard may be snapped now."""
     opening_positions: tuple[int, ...]
+    """The viewer's positions looked at in the opening peek (what a re-peek shows again)."""
     re_peek_used: bool
+    """Whether the viewer has used the table's once-per-round re-peek."""
     turns: tuple[int, ...]
+    """``turns[seat]``: how many turns each seat has completed this round."""
     history: tuple[Event, ...]
-    """Every event as the viewer saw it, oldest first (an immutable tuple)."""
+    """Every event of the round so far as the viewer saw it, oldest first (cards the
+    viewer did not see are ``None``): an immutable tuple."""
     result: RoundResult | None
+    """The round's result once it is over (every card is then public), else ``None``."""
 
     @property
     def top_discard(self) -> Card | None:
+        """The card on top of the discard pile (``None`` when the pile is empty)."""
         return self.discard[-1] if self.discard else None
 
     @property

@@ -78,8 +78,11 @@ class PlayedRound:
     """
 
     result: RoundResult
+    """How the round ended."""
     decisions: int
+    """Every action applied, snaps, gives and power steps included."""
     turns: int
+    """Completed turns, all seats together."""
 
 
 Observer = Callable[[Action, Sequence[Event]], None]

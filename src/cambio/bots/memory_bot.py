@@ -108,7 +108,9 @@ class MemoryBot:
 
     def __init__(self, config: MemoryBotConfig | None = None) -> None:
         self.config = config if config is not None else MemoryBotConfig()
+        """The bot's knobs."""
         self.seat = -1
+        """The seat the bot plays this round (-1 before :meth:`reset`)."""
         self._rules: RuleSet | None = None
         self._value: dict[tuple[str, str], int] = {}
         self._deck_size = 0
@@ -127,6 +129,7 @@ class MemoryBot:
 
     # ------------------------------------------------------------------ protocol
     def reset(self, seat: int, rules: RuleSet, seed: int | None) -> None:
+        """Start a round at ``seat`` under ``rules``, forgetting everything learned."""
         del seed  # the bot makes no random choice
         self.seat = seat
         if rules is not self._rules:
@@ -141,6 +144,7 @@ class MemoryBot:
         self._view = None
 
     def act(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        """The bot's move from what it remembers (see the module docstring)."""
         self._observe(view)
         choices = [a for a in legal if a.kind is not ActionKind.SNAP] or list(legal)
         phase = view.phase
@@ -164,6 +168,7 @@ class MemoryBot:
         return choice
 
     def react(self, view: PlayerView, snaps: Sequence[Action]) -> Action | None:
+        """Snap a card it remembers that matches the top discard, else ``None``."""
         self._observe(view)
         top = view.top_discard
         if top is None:

@@ -44,20 +44,25 @@ class RandomBot:
         if not 0.0 <= snap_rate <= 1.0:
             raise ValueError(f"snap_rate must be between 0 and 1, got {snap_rate!r}")
         self.never_call = never_call
+        """Never call Cambio unless calling is the only legal action."""
         self.snap_rate = snap_rate
+        """The chance of snapping each time snaps are offered (from 0 to 1)."""
         self.seat = -1
+        """The seat the bot plays this round (-1 before :meth:`reset`)."""
         self._rng = random.Random(seed)
 
     def __repr__(self) -> str:
         return f"RandomBot(never_call={self.never_call}, snap_rate={self.snap_rate})"
 
     def reset(self, seat: int, rules: RuleSet, seed: int | None) -> None:
+        """Start a round at ``seat``; a ``seed`` re-seeds the random choices."""
         del rules  # a random player needs no rules
         self.seat = seat
         if seed is not None:
             self._rng = random.Random(seed)
 
     def act(self, view: PlayerView | None, legal: Sequence[Action]) -> Action:
+        """A uniformly random legal action other than a snap (a call only if allowed)."""
         del view
         choices = [a for a in legal if a.kind is not ActionKind.SNAP] or list(legal)
         if self.never_call:
@@ -65,6 +70,7 @@ class RandomBot:
         return choices[self._rng.randrange(len(choices))]
 
     def react(self, view: PlayerView | None, snaps: Sequence[Action]) -> Action | None:
+        """With probability ``snap_rate``, one of ``snaps`` at random; else ``None``."""
         del view
         if not snaps or self._rng.random() >= self.snap_rate:
             return None

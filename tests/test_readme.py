@@ -1,0 +1,100 @@
+"""The README: its commands run as written after the quick start; its profile table is current.
+
+Every ``sh`` block of ``README.md`` is run by ``bash -e`` in a fresh copy of the
+repository's examples and tables, where ``.venv`` is the environment running the tests
+(the quick start's venv). Left out: the blocks that *are* the quick start (they make the
+venv), and the lines that play in the terminal (``cambio play``) or serve the docs
+(``mkdocs serve``), which wait for a person.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cambio import _reference
+
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+FENCE = re.compile(r"^```(\w+)[^\n]*\n(.*?)^```\s*$", re.MULTILINE | re.DOTALL)
+SKIP = re.compile(r"cambio play\b|mkdocs serve")
+
+
+def sh_blocks() -> list[str]:
+    text = README.read_text(encoding="utf-8")
+    return [m.group(2) for m in FENCE.finditer(text) if m.group(1) == "sh"]
+
+
+def runnable(block: str) -> str:
+    return "".join(line for line in block.splitlines(keepends=True) if not SKIP.search(line))
+
+
+def test_every_command_names_the_quick_start_venv() -> None:
+    """No bare ``cambio``/``python``/``mkdocs``: each command runs without activating."""
+    bare = re.compile(r"(^|&&\s*|\|\s*|=\S+\s+)(cambio|python|pip|mkdocs)\b")
+    for block in sh_blocks():
+        for line in block.splitlines():
+            assert not bare.search(line.strip()) or line.startswith("python3 -m venv"), line
+
+
+def _fresh_clone(tmp: Path) -> Path:
+    clone = tmp / "clone"
+    clone.mkdir()
+    for folder in ("examples", "variants", "docs"):
+        shutil.copytree(ROOT / folder, clone / folder)
+    (clone / ".venv").symlink_to(Path(sys.prefix), target_is_directory=True)
+    return clone
+
+
+@pytest.mark.parametrize(
+    "block",
+    [
+        pytest.param(b, id=runnable(b).strip().splitlines()[0][:40])
+        for b in sh_blocks()
+        if "python3 -m venv" not in b and runnable(b).strip()
+    ],
+)
+def test_readme_commands_run_as_written(tmp_path: Path, block: str) -> None:
+    clone = _fresh_clone(tmp_path)
+    if not (clone / ".venv" / "bin" / "cambio").exists():
+        pytest.fail(f"{sys.prefix} has no cambio command: install the package (pip install -e .)")
+    env = {k: v for k, v in os.environ.items() if k != "CAMBIO_VARIANTS_PATH"}
+    env["COLUMNS"] = "120"
+    # the quick start installs this checkout: its commands run this checkout's cambio
+    env["PYTHONPATH"] = str(ROOT / "src")
+    # a block that writes a file used by a later block (my-table.toml) runs after it
+    before = "".join(runnable(b) for b in sh_blocks() if "my-table.toml <<" in b and b != block)
+    script = (before if "my-table" in block else "") + runnable(block)
+    done = subprocess.run(
+        ["bash", "-e", "-c", script],
+        cwd=clone,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        env=env,
+    )
+    assert done.returncode == 0, f"{script}\n--- stdout\n{done.stdout}\n--- stderr\n{done.stderr}"
+    assert "Traceback" not in done.stderr
+
+
+def test_the_quick_start_installs_and_plays() -> None:
+    quick = [b for b in sh_blocks() if "python3 -m venv" in b]
+    assert len(quick) == 2
+    assert ".venv/bin/pip install ." in quick[0] and ".venv/bin/cambio play" in quick[0]
+
+
+def test_the_profile_table_is_generated_from_variants() -> None:
+    text = README.read_text(encoding="utf-8")
+    assert text == _reference.readme_profiles(text), (
+        f"the README's table of profiles is stale: run `{_reference.REGENERATE}`"
+    )
+    table = text.split(_reference.README_BEGIN)[1].split(_reference.README_END)[0]
+    for name in ("practice", "cabo", "competitive", *_reference._profile_files()):
+        assert f"[`{name}`](docs/profiles/{name}.md)" in table
