@@ -533,6 +533,8 @@ register(
         "create tables, ask for a seat's view and legal actions, act, save and load "
         "(the protocol page of the docs lists every message). Bad input gets an error "
         "reply; the end of input stops the engine.",
+        example="""echo '{"type": "hello", "id": 1}' | cambio engine\n"""
+        "cambio engine --store saves/ --max-tables 20",
         arguments=_engine_arguments,
         run=_engine,
     )
@@ -545,6 +547,8 @@ register(
         "'cambio-rules[server]'): create tables over HTTP, join them by link, play over "
         "WebSockets; every table is saved after each action and resumed on restart. "
         "Listens on 127.0.0.1 unless --host says otherwise.",
+        example="cambio serve --port 8000 --store tables/\n"
+        "cambio serve --host 0.0.0.0 --port 8000 --store tables/ --max-tables 50",
         arguments=_serve_arguments,
         run=_serve,
     )
@@ -625,7 +629,9 @@ def build_parser() -> argparse.ArgumentParser:
             "The card game Cambio (Cabo, Pablo, Cactus) under any house-rule table: list "
             "the profiles, check rule files, print a table's quick reference, compare two "
             "tables, play a match in the terminal against fair bots, simulate many games "
-            "between bots to weigh a house rule, and draw a written position."
+            "between bots to weigh a house rule, draw a written position, and serve games "
+            "to other programs (a JSON protocol on standard input) and to browsers (a "
+            "server with a web table)."
         ),
         epilog="Run `cambio COMMAND --help` for the options of one command and an example.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
