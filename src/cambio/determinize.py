@@ -41,7 +41,6 @@ reads the history) and calls :meth:`InfoSet.sample` for each round (cheap).
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Sequence
 
 from .cards import Card
@@ -178,7 +177,6 @@ class InfoSet:
         N = len(proto.deck)
         ALL = (1 << n) - 1
         ME = 1 << me
-        deck_cards = Counter(proto.deck)
         draw_timing = rules.powers.timing == "draw"
         snapping = rules.snap.when != "never"
         choices = bool(proto._opening_choices)
@@ -519,6 +517,7 @@ class InfoSet:
                 self._constraints[v] = hpw
         # the viewer's own history is the view's: no need to rebuild it in a sample
         self._history = view.history
+        self._prepare()
 
     def _power_of(self, card: Card, k: int) -> Power | None:
         entry = self._cards.get(card)
@@ -539,109 +538,123 @@ class InfoSet:
         return queue
 
     # ------------------------------------------------------------------ sampling
-    def _assign(self, rng: random.Random) -> list[Card]:
-        """A card for every slot: the seen ones fixed, the rest drawn per pool."""
-        fixed = self._fixed
-        assign: list[Card | None] = list(fixed)
-        for k, members in enumerate(self._pool_members()):
-            if k == 0:
-                bag = Counter(self.proto.deck)
-            else:
-                bag = Counter(assign[v] for v in self._pools[k])  # type: ignore[misc]
-            free: list[int] = []
-            for v in members:
-                card = fixed[v]
-                if card is None:
-                    free.append(v)
-                elif bag[card] > 0:
-                    bag[card] -= 1
-                else:
-                    raise DeterminizeError(f"{card} is seen more often than the deck holds it")
-            rest = list(bag.elements())
-            if len(rest) != len(free):
-                raise DeterminizeError("the view's cards do not add up to the table's deck")
-            tied = [v for v in free if v in self._constraints]
-            if tied:
-                chosen = self._draw_tied(tied, bag, rng)
-                for v, card in zip(tied, chosen, strict=True):
-                    assign[v] = card
-                    rest.remove(card)
-                free = [v for v in free if v not in self._constraints]
-            rng.shuffle(rest)
-            for v, card in zip(free, rest, strict=True):
-                assign[v] = card
-        return assign  # type: ignore[return-value]
-
-    def _pool_members(self) -> list[list[int]]:
+    def _prepare(self) -> None:
+        """Work out once what every sample shares: the bags to draw from, the layout."""
+        faces = sorted(self._cards, key=lambda c: (c.rank, c.suit))
+        tid = {c: i for i, c in enumerate(faces)}
+        self._faces = faces
+        self._tval = [self._cards[c][0] for c in faces]
+        self._tkey = [self._cards[c][1] for c in faces]
+        self._tpow = [self._cards[c][2] for c in faces]
+        fixed = [-1 if c is None else tid[c] for c in self._fixed]
+        self._fixed_t = fixed
         members: list[list[int]] = [[] for _ in self._pools]
         for v, k in enumerate(self._pool_of):
             members[k].append(v)
-        return members
+        self._draws: list[tuple[list[int], list[int], list[int], list[int]]] = []
+        for k, group in enumerate(members):
+            bag = [0] * len(faces)
+            if k == 0:
+                for c in self.proto.deck:
+                    bag[tid[c]] += 1
+            else:
+                for v in self._pools[k]:
+                    if fixed[v] < 0:
+                        raise DeterminizeError("a recycled card that nobody saw")
+                    bag[fixed[v]] += 1
+            free: list[int] = []
+            for v in group:
+                t = fixed[v]
+                if t < 0:
+                    free.append(v)
+                elif bag[t] > 0:
+                    bag[t] -= 1
+                else:
+                    raise DeterminizeError(
+                        f"{faces[t]} is seen more often than the table's deck holds it"
+                    )
+            if sum(bag) != len(free):
+                raise DeterminizeError("the view's cards do not add up to the table's deck")
+            tied = [v for v in free if v in self._constraints]
+            loose = [v for v in free if v not in self._constraints]
+            rest = [t for t, m in enumerate(bag) for _ in range(m)]
+            self._draws.append((loose, tied, bag, rest))
+        self._fill = [(k, vs) for k, vs in self._refs if None in self._history[k].cards]
+        self._layout_fixed = self._layout(None) if len(self._pools) == 1 else None
 
-    def _draw_tied(
-        self, tied: list[int], bag: Counter[Card], rng: random.Random
-    ) -> list[Card]:
-        """Cards for the slots a hidden power constrains, uniform over the completions.
+    def _assign(self, rng: random.Random) -> list[int]:
+        """A face (an index into the table's distinct cards) for every slot."""
+        assign = list(self._fixed_t)
+        for loose, tied, bag, whole in self._draws:
+            rest = whole[:]
+            if tied:
+                chosen = self._draw_tied(tied, bag, rng)
+                for v, t in zip(tied, chosen, strict=True):
+                    assign[v] = t
+                    rest.remove(t)
+            rng.shuffle(rest)
+            for v, t in zip(loose, rest, strict=True):
+                assign[v] = t
+        return assign
 
-        Each way to give the tied slots cards counts as many times as the bag holds
-        those cards (the rest of the bag fills the free slots in the same number of
+    def _draw_tied(self, tied: list[int], bag: list[int], rng: random.Random) -> list[int]:
+        """Faces for the slots a hidden power constrains, uniform over the completions.
+
+        Each way to give the tied slots faces counts as many times as the bag holds
+        those faces (the rest of the bag fills the other slots in the same number of
         ways whatever the tied slots took), so the ways are weighed by those counts.
         """
-        fits = [[c for c in bag if bag[c] > 0 and self._constraints[v].allows(self._cards[c][2])] for v in tied]
-        ways: list[tuple[int, tuple[Card, ...]]] = []
-        left = dict(bag)
+        tpow = self._tpow
+        fits = [
+            [t for t, m in enumerate(bag) if m > 0 and self._constraints[v].allows(tpow[t])]
+            for v in tied
+        ]
+        ways: list[tuple[int, tuple[int, ...]]] = []
+        left = list(bag)
 
-        def walk(i: int, weight: int, picked: tuple[Card, ...]) -> None:
+        def walk(i: int, weight: int, picked: tuple[int, ...]) -> None:
             if len(ways) > 50_000:
                 return
             if i == len(tied):
                 ways.append((weight, picked))
                 return
-            for c in fits[i]:
-                m = left[c]
+            for t in fits[i]:
+                m = left[t]
                 if m > 0:
-                    left[c] = m - 1
-                    walk(i + 1, weight * m, (*picked, c))
-                    left[c] = m
+                    left[t] = m - 1
+                    walk(i + 1, weight * m, (*picked, t))
+                    left[t] = m
+
         walk(0, 1, ())
         if not ways:
             raise DeterminizeError("no card fits the powers the view saw used")
-        total = sum(w for w, _ in ways)
-        x = rng.randrange(total)
+        x = rng.randrange(sum(w for w, _ in ways))
         for w, picked in ways:
             if x < w:
                 return list(picked)
             x -= w
         return list(ways[-1][1])  # pragma: no cover - unreachable
 
-    def sample(self, rng: random.Random) -> Round:
-        """One round drawn uniformly from those the view cannot tell apart."""
-        assign = self._assign(rng)
-        proto = self.proto
+    def _layout(
+        self, phys: list[int] | None
+    ) -> tuple[list[list[int]], list[int], list[int], list[int], int, int]:
+        """Grids, piles, knowledge, held card and power card as physical card numbers."""
         N = self._N
-        # map each slot to a physical card: recycled stock slots take the place of a
-        # recycled card with the same face (equal faces are interchangeable)
-        phys = list(range(len(assign)))
-        for k in range(1, len(self._pools)):
-            spare: dict[Card, list[int]] = {}
-            for v in self._pools[k]:
-                spare.setdefault(assign[v], []).append(phys[v])
-            for v, kk in enumerate(self._pool_of):
-                if kk == k:
-                    phys[v] = spare[assign[v]].pop()
-        deck = assign[:N]
-        table = self._cards
-        rnd = object.__new__(Round)
-        d = dict(proto.__dict__)
-        d["seed"] = rng.randrange(2**63)
-        d["starter"] = self._starter
-        d["dealer"] = (self._starter - 1) % self.players
-        d["deck"] = tuple(deck)
-        d["_value"] = [table[c][0] for c in deck]
-        d["_key"] = [table[c][1] for c in deck]
-        d["_power"] = [table[c][2] for c in deck]
-        known = [0] * N
         kv = self._known
+        known = [0] * N
+        if phys is None:
+            slots = [row[:] for row in self._slots]
+            discard = self._discard[:]
+            stock = self._stock[:]
+            for row in slots:
+                for v in row:
+                    if v >= 0:
+                        known[v] = kv[v]
+            for v in discard:
+                known[v] = kv[v]
+            if self._drawn >= 0:
+                known[self._drawn] = kv[self._drawn]
+            return slots, discard, stock, known, self._drawn, self._power_card
         slots = []
         for row in self._slots:
             out = []
@@ -654,31 +667,69 @@ class InfoSet:
             slots.append(out)
         for v in self._discard:
             known[phys[v]] = kv[v]
-        for v in self._stock:
-            known[phys[v]] = 0
         drawn = self._drawn
         if drawn >= 0:
             known[phys[drawn]] = kv[drawn]
+        pc = self._power_card
+        return (
+            slots,
+            [phys[v] for v in self._discard],
+            [phys[v] for v in self._stock],
+            known,
+            phys[drawn] if drawn >= 0 else -1,
+            phys[pc] if pc >= 0 else -1,
+        )
+
+    def sample(self, rng: random.Random) -> Round:
+        """One round drawn uniformly from those the view cannot tell apart."""
+        assign = self._assign(rng)
+        N = self._N
+        if self._layout_fixed is not None:
+            slots, discard, stock, known, drawn, power_card = self._layout_fixed
+            slots = [row[:] for row in slots]
+            discard, stock, known = discard[:], stock[:], known[:]
+        else:
+            # a slot of a recycled stock takes the place of a recycled card with the
+            # same face (cards with equal faces are interchangeable)
+            phys = list(range(len(assign)))
+            for k in range(1, len(self._pools)):
+                spare: dict[int, list[int]] = {}
+                for v in self._pools[k]:
+                    spare.setdefault(assign[v], []).append(phys[v])
+                for v, kk in enumerate(self._pool_of):
+                    if kk == k:
+                        phys[v] = spare[assign[v]].pop()
+            slots, discard, stock, known, drawn, power_card = self._layout(phys)
+        deck = assign[:N]
+        faces, tpow = self._faces, self._tpow
+        d = dict(self.proto.__dict__)
+        d["seed"] = rng.randrange(2**63)
+        d["starter"] = self._starter
+        d["dealer"] = (self._starter - 1) % self.players
+        d["deck"] = tuple([faces[t] for t in deck])
+        d["_value"] = [self._tval[t] for t in deck]
+        d["_key"] = [self._tkey[t] for t in deck]
+        d["_power"] = [tpow[t] for t in deck]
         d["_slots"] = slots
-        d["_discard"] = [phys[v] for v in self._discard]
-        d["_stock"] = [phys[v] for v in self._stock]
+        d["_discard"] = discard
+        d["_stock"] = stock
         d["_known"] = known
-        phase = self._phase
-        power, power_card, step = self._power, self._power_card, self._step
+        phase, power, step = self._phase, self._power, self._step
         after_drawn = self._after_drawn
+        held = self._drawn
         if phase is Phase.POWER and power is None:
-            # another player's draw-timed power, under way: its card decides which
-            power = table[assign[drawn]][2]
-        if self._maybe_power >= 0 and self.rules.powers.timing == "draw":
-            maybe = table[assign[drawn]][2]
-            if maybe is not None:
+            # another player's power fired by a draw, under way: its card says which
+            power = tpow[assign[held]]
+        elif self._maybe_power >= 0:
+            maybe = tpow[assign[held]]
+            if maybe is not None:  # fired by the draw, not announced yet
                 phase, power, power_card, step, after_drawn = Phase.POWER, maybe, drawn, 0, True
         d["phase"] = phase
         d["_current"] = self._current
-        d["_drawn"] = phys[drawn] if drawn >= 0 else -1
+        d["_drawn"] = drawn
         d["_from_stock"] = self._from_stock if drawn >= 0 else False
         d["_power_now"] = power
-        d["_power_card"] = phys[power_card] if power is not None and power_card >= 0 else -1
+        d["_power_card"] = power_card if power is not None else -1
         d["_step"] = step if power is not None else 0
         d["_peeked"] = list(self._peeked) if power is not None else []
         d["_after_power_drawn"] = after_drawn if power is not None else False
@@ -698,16 +749,18 @@ class InfoSet:
         d["_recycles"] = self._recycles
         d["_result"] = None
         events = list(self._history)
-        for k, vars_ in self._refs:
+        make = tuple.__new__
+        for k, vars_ in self._fill:
             e = events[k]
-            if None in e.cards:
-                events[k] = e._replace(cards=tuple(assign[v] for v in vars_))
+            cards = tuple([faces[assign[v]] for v in vars_])
+            events[k] = make(Event, (e.kind, e.player, e.positions, cards, e.seen_by, e.note))
         d["_events"] = events
         histories: list[tuple[Event, ...]] = [() for _ in range(self.players)]
         histories[self.view.player] = self._history
         d["_histories"] = histories
         d["_actions"] = []
         d["_legal_cache"] = {}
+        rnd = object.__new__(Round)
         rnd.__dict__.update(d)
         return rnd
 
