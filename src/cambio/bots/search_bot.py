@@ -71,6 +71,9 @@ class SearchBotConfig:
     """Sampled rounds per decision at the least, however many candidates there are."""
     time_limit: float | None = attrs.field(default=None, validator=_time_limit)
     """Stop sampling after this many seconds (``None``: the playout count alone)."""
+    margin: float = 0.08
+    """The bot starts from the :class:`~cambio.bots.MemoryBot`'s choice and leaves it only
+    for a candidate whose mean win share is higher by more than this."""
     max_decisions: int = attrs.field(default=400, validator=_positive)
     """A playout longer than this is scored as it stands."""
 
@@ -113,10 +116,21 @@ class SearchBot:
         if rules is None:
             raise RuntimeError("SearchBot.act before reset: the bot does not know the table")
         self.searched += 1
-        return self.search(view, rules, choices)
+        prior = self._memory.act(view, legal)
+        return self.search(view, rules, choices, prior)
 
-    def search(self, view: PlayerView, rules: RuleSet, choices: Sequence[Action]) -> Action:
-        """The candidate among ``choices`` with the best mean win share over playouts."""
+    def search(
+        self,
+        view: PlayerView,
+        rules: RuleSet,
+        choices: Sequence[Action],
+        prior: Action | None = None,
+    ) -> Action:
+        """The candidate among ``choices`` with the best mean win share over playouts.
+
+        With a ``prior`` among the choices, another candidate wins only when its mean is
+        higher than the prior's by more than the configured margin.
+        """
         cfg = self.config
         info = InfoSet(view, rules)
         rng = self._rng
@@ -138,6 +152,10 @@ class SearchBot:
             if deadline is not None and time.perf_counter() > deadline:
                 break
         best = max(range(k), key=lambda j: (totals[j], -j))
+        if prior is not None and prior in choices:
+            p = choices.index(prior)
+            if totals[best] - totals[p] <= self.config.margin * done:
+                return prior
         return choices[best]
 
 
