@@ -248,7 +248,5 @@ def test_a_power_seen_used_ties_the_drawn_card_uniformly() -> None:
         assert s.view(0) == view
     assert set(counts) <= set(fits)
     total = sum(fits.values())
-    stat = sum(
-        (counts[c] - draws * m / total) ** 2 / (draws * m / total) for c, m in fits.items()
-    )
+    stat = sum((counts[c] - draws * m / total) ** 2 / (draws * m / total) for c, m in fits.items())
     assert stat < _chi2_bound(len(fits) - 1)

@@ -162,7 +162,7 @@ class InfoSet:
         self.rules = rules
         self.players = n = view.players
         self.proto = proto = _proto(rules, n)
-        if proto._G != view.grid_size:
+        if view.grid_size != proto._G:
             raise DeterminizeError(f"the view's grids hold {view.grid_size} cards, not {proto._G}")
         self._cards = _card_table(rules)
         self._read(view, rules, proto)
@@ -171,7 +171,7 @@ class InfoSet:
     def _fail(self, k: int, why: str) -> DeterminizeError:
         return DeterminizeError(f"history[{k}]: {why}")
 
-    def _read(self, view: PlayerView, rules: RuleSet, proto: Round) -> None:  # noqa: C901
+    def _read(self, view: PlayerView, rules: RuleSet, proto: Round) -> None:
         n, me = self.players, view.player
         G, P = proto._G, proto._P
         N = len(proto.deck)
@@ -197,7 +197,7 @@ class InfoSet:
         power: Power | None = None
         hp: _HiddenPower | None = None
         power_card, step, peeked, after_drawn = -1, 0, 0, False
-        caller, final = -1, []
+        caller, final = -1, list[int]()
         w_discarder, w_tried = -1, 0
         snapper, give_target, give_return = -1, -1, Phase.TURN
         repeek = 0

@@ -260,7 +260,9 @@ def rollout_action(rnd: Round, p: int, rng: random.Random) -> int:
     elif phase is Phase.DRAWN or phase is Phase.TAKEN:
         held = value[rnd._drawn]
         i = worst()
-        if i >= 0 and (phase is Phase.TAKEN or held < est(row[i]) - 1 or base + _DISCARD not in ids):
+        if i >= 0 and (
+            phase is Phase.TAKEN or held < est(row[i]) - 1 or base + _DISCARD not in ids
+        ):
             aid = base + sp.o_replace + i
             if aid in ids:
                 return aid
@@ -272,7 +274,11 @@ def rollout_action(rnd: Round, p: int, rng: random.Random) -> int:
         step = power.steps[rnd._step]
         P = rnd._P
         if step.action == "peek":
-            own = [base + sp.o_peek + p * P + i for i, c in enumerate(row) if c >= 0 and not known[c] & bit]
+            own = [
+                base + sp.o_peek + p * P + i
+                for i, c in enumerate(row)
+                if c >= 0 and not known[c] & bit
+            ]
             for aid in own:
                 if aid in ids:
                     return aid
