@@ -1,4 +1,4 @@
-"""Play Cambio in the terminal: you in seat 0 against MemoryBots.
+"""Play Cambio in the terminal: you in seat 0 against bots (MemoryBots unless you choose).
 
 ``cambio play`` (or :func:`play`) deals a round, shows your opening peek once, then
 asks for short typed commands on your decisions (``help`` lists them) and prints every
@@ -39,7 +39,7 @@ from collections.abc import Callable, Sequence
 from typing import TextIO
 
 from .actions import Action, ActionKind
-from .bots import Bot, MemoryBot, derive_seed, play_round
+from .bots import BOT_NAMES, Bot, derive_seed, make_bot, play_round
 from .cards import JOKER, Card
 from .events import Event, EventKind
 from .round import Round
@@ -724,8 +724,11 @@ def play(
     stdin: TextIO | None = None,
     stdout: TextIO | None = None,
     show_known: bool = True,
+    opponents: str = "memory",
 ) -> int:
     """Play one round in the terminal (you are seat 0); return an exit status (0).
+
+    ``opponents`` names the bot of every other seat (see :data:`cambio.bots.BOT_NAMES`).
 
     ``rules`` is a :class:`RuleSet` or a profile name; ``players`` defaults to the
     table's default; ``seed`` makes the deal (and so the game, given the same input)
@@ -747,7 +750,7 @@ def play(
         names.append(f"Bot {len(names)}")
     me = 0
     person = TerminalPlayer(term, rules, names, show_known=show_known)
-    bots: list[Bot] = [person, *(MemoryBot() for _ in range(n - 1))]
+    bots: list[Bot] = [person, *(make_bot(opponents) for _ in range(n - 1))]
 
     line = term.rule * 60
     term.say(line)
@@ -829,6 +832,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="hide the cards you have seen on the board: play from memory",
     )
+    parser.add_argument(
+        "--opponents",
+        default="memory",
+        choices=sorted(BOT_NAMES),
+        metavar="BOT",
+        help=f"the computer players' bot: {', '.join(sorted(BOT_NAMES))} (default memory)",
+    )
 
 
 def run_command(args: argparse.Namespace) -> int:
@@ -857,7 +867,9 @@ def run_command(args: argparse.Namespace) -> int:
                 f"cambio play: error: the {rules.name} table plays in teams of {size}\n"
             )
             return 2
-    return play(rules, players, args.seed, show_known=not args.from_memory)
+    return play(
+        rules, players, args.seed, show_known=not args.from_memory, opponents=args.opponents
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -74,6 +74,10 @@ class SearchBotConfig:
     margin: float = 0.08
     """The bot starts from the :class:`~cambio.bots.MemoryBot`'s choice and leaves it only
     for a candidate whose mean win share is higher by more than this."""
+    phases: tuple[str, ...] = ("turn", "power", "end_of_turn")
+    """The phases in which the bot searches; elsewhere (placing a card, the opening,
+    giving a card) it plays the MemoryBot's choice. ``"drawn"`` and ``"taken"`` add the
+    placement of a card."""
     max_decisions: int = attrs.field(default=400, validator=_positive)
     """A playout longer than this is scored as it stands."""
 
@@ -115,8 +119,10 @@ class SearchBot:
         rules = self._rules
         if rules is None:
             raise RuntimeError("SearchBot.act before reset: the bot does not know the table")
-        self.searched += 1
         prior = self._memory.act(view, legal)
+        if view.phase not in self.config.phases:
+            return prior
+        self.searched += 1
         return self.search(view, rules, choices, prior)
 
     def search(
