@@ -35,7 +35,9 @@ from cambio.bots import MemoryBot, SearchBot, SearchBotConfig, derive_seed, play
 from cambio.determinize import InfoSet, determinize
 
 
-def duel(variant: str, players: int, games: int, seed: int, playouts: int) -> dict[str, object]:
+def duel(
+    variant: str, players: int, games: int, seed: int, playouts: int, progress: bool = False
+) -> dict[str, object]:
     rules = cambio.load_ruleset(variant)
     shares: list[float] = []
     times: list[float] = []
@@ -58,6 +60,13 @@ def duel(variant: str, players: int, games: int, seed: int, playouts: int) -> di
         played = play_round(rnd, bots, seed=derive_seed(seed, g))  # type: ignore[arg-type]
         winners = played.result.winners
         shares.append(1.0 / len(winners) if seat in winners else 0.0)
+        if progress and (g + 1) % 25 == 0:
+            ms = 1000 * statistics.fmean(times) if times else 0.0
+            print(
+                f"{g + 1} rounds: win share {statistics.fmean(shares):.3f}, {ms:.1f} ms",
+                file=sys.stderr,
+                flush=True,
+            )
     mean = statistics.fmean(shares)
     half = 1.96 * statistics.pstdev(shares) / math.sqrt(len(shares)) if len(shares) > 1 else 0.0
     times.sort()
@@ -123,11 +132,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--views", type=int, default=20, help="rounds for the determinize cost")
     parser.add_argument("--only", default="duel,determinize")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--progress", action="store_true", help="running figures on stderr")
     args = parser.parse_args(argv)
     out: dict[str, object] = {}
     only = set(args.only.split(","))
     if "duel" in only:
-        out["duel"] = duel(args.variant, args.players, args.games, args.seed, args.playouts)
+        out["duel"] = duel(
+            args.variant, args.players, args.games, args.seed, args.playouts, args.progress
+        )
     if "determinize" in only:
         out["determinize"] = determinize_cost(args.views)
     if args.json:

@@ -61,10 +61,10 @@ class SearchBotConfig:
     """The knobs of a :class:`SearchBot`.
 
     >>> SearchBotConfig().playouts
-    160
+    96
     """
 
-    playouts: int = attrs.field(default=160, validator=_positive)
+    playouts: int = attrs.field(default=96, validator=_positive)
     """Playouts per decision, shared among the candidate actions (each sampled round is
     played once per candidate)."""
     min_samples: int = attrs.field(default=6, validator=_positive)
