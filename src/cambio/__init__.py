@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .actions import Action, ActionKind, ActionSpace
 from .cards import Card
+from .determinize import determinize
 from .errors import IllegalActionError, Problem, RuleSetError, SaveError
 from .events import Event
 from .loading import (
@@ -45,6 +46,7 @@ __all__ = [
     "SimulationReport",
     "available_variants",
     "check_rules",
+    "determinize",
     "load_ruleset",
     "ruleset_from_dict",
     "ruleset_from_toml",
