@@ -27,6 +27,7 @@ decisions depend on the machine's speed).
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Sequence
@@ -67,17 +68,24 @@ class SearchBotConfig:
     playouts: int = attrs.field(default=96, validator=_positive)
     """Playouts per decision, shared among the candidate actions (each sampled round is
     played once per candidate)."""
-    min_samples: int = attrs.field(default=6, validator=_positive)
+    min_samples: int = attrs.field(default=8, validator=_positive)
     """Sampled rounds per decision at the least, however many candidates there are."""
     time_limit: float | None = attrs.field(default=None, validator=_time_limit)
     """Stop sampling after this many seconds (``None``: the playout count alone)."""
-    margin: float = 0.08
+    margin: float = 0.05
     """The bot starts from the :class:`~cambio.bots.MemoryBot`'s choice and leaves it only
-    for a candidate whose mean win share is higher by more than this."""
+    for a candidate whose mean win share is higher by more than this ..."""
+    confidence: float = 2.0
+    """... and by more than this many standard errors of the paired differences (the
+    candidates are played on the same samples), so that noise does not move it."""
     phases: tuple[str, ...] = ("turn", "power", "end_of_turn")
     """The phases in which the bot searches; elsewhere (placing a card, the opening,
     giving a card) it plays the MemoryBot's choice. ``"drawn"`` and ``"taken"`` add the
     placement of a card."""
+    eager_calls: bool = False
+    """Whether the search may call where the MemoryBot would not. Uniform samples make
+    the opponents' hidden cards look worse than a sensible player's are, so a search
+    over them calls too early; by default it may only hold back a call."""
     max_decisions: int = attrs.field(default=400, validator=_positive)
     """A playout longer than this is scored as it stands."""
 
@@ -122,6 +130,10 @@ class SearchBot:
         prior = self._memory.act(view, legal)
         if view.phase not in self.config.phases:
             return prior
+        if not self.config.eager_calls and prior.kind is not ActionKind.CALL:
+            choices = [a for a in choices if a.kind is not ActionKind.CALL]
+            if len(choices) == 1:
+                return choices[0]
         self.searched += 1
         return self.search(view, rules, choices, prior)
 
@@ -134,8 +146,8 @@ class SearchBot:
     ) -> Action:
         """The candidate among ``choices`` with the best mean win share over playouts.
 
-        With a ``prior`` among the choices, another candidate wins only when its mean is
-        higher than the prior's by more than the configured margin.
+        With a ``prior`` among the choices, another candidate wins only when it is
+        clearly better (see :attr:`SearchBotConfig.margin` and ``confidence``).
         """
         cfg = self.config
         info = InfoSet(view, rules)
@@ -144,8 +156,7 @@ class SearchBot:
         k = len(choices)
         samples = max(cfg.min_samples, cfg.playouts // k)
         deadline = None if cfg.time_limit is None else time.perf_counter() + cfg.time_limit
-        totals = [0.0] * k
-        done = 0
+        results: list[list[float]] = [[] for _ in range(k)]
         for _ in range(samples):
             world = info.sample(rng)
             ids = [world.space.encode(a) for a in choices]
@@ -153,16 +164,32 @@ class SearchBot:
             for j, aid in enumerate(ids):
                 trial = world.copy()
                 trial.apply(aid)
-                totals[j] += playout(trial, seat, random.Random(seed), cfg.max_decisions)
-            done += 1
+                results[j].append(playout(trial, seat, random.Random(seed), cfg.max_decisions))
             if deadline is not None and time.perf_counter() > deadline:
                 break
+        totals = [sum(r) for r in results]
         best = max(range(k), key=lambda j: (totals[j], -j))
         if prior is not None and prior in choices:
             p = choices.index(prior)
-            if totals[best] - totals[p] <= self.config.margin * done:
+            if best != p and not _clearly_better(results[best], results[p], cfg, k):
                 return prior
         return choices[best]
+
+
+def _clearly_better(
+    best: list[float], prior: list[float], cfg: SearchBotConfig, candidates: int
+) -> bool:
+    """Whether ``best`` beats ``prior`` on the same samples by more than the margin and
+    by more than ``cfg.confidence`` standard errors of the paired differences (a little
+    more with many candidates: the best of many looks better than it is)."""
+    diffs = [a - b for a, b in zip(best, prior, strict=True)]
+    m = len(diffs)
+    mean = sum(diffs) / m
+    if mean <= cfg.margin:
+        return False
+    var = sum((d - mean) ** 2 for d in diffs) / max(1, m - 1)
+    z = cfg.confidence + min(1.5, 0.1 * (candidates - 2))
+    return bool(mean > z * math.sqrt(var / m))
 
 
 def _share(rnd: Round, seat: int) -> float:
