@@ -1,6 +1,7 @@
 """Determinization: a sampled round keeps the view, conserves the deck, hides nothing.
 
-* At random points of random rounds on every bundled profile, a round sampled from a
+* At random points of random rounds on every bundled profile (and the club table of
+  the examples, which turns on the rarer snapping rules), a round sampled from a
   player's view shows that player the very same view (history included), passes every
   state invariant, offers that player the same legal actions, keeps every card the
   player knows in place, holds exactly the table's deck, and plays on legally.
@@ -18,6 +19,7 @@ import itertools
 import math
 import random
 from collections import Counter
+from pathlib import Path
 
 import attrs
 import pytest
@@ -37,6 +39,8 @@ from cambio.rules import (
 )
 
 PROFILES = cambio.available_variants()
+CLUB = Path(__file__).resolve().parents[1] / "examples" / "club_table.toml"
+TABLES = PROFILES + ([str(CLUB)] if CLUB.is_file() else [])
 
 
 def _players(rules: RuleSet, rng: random.Random) -> int:
@@ -69,7 +73,7 @@ def _check_sample(real: Round, player: int, rng: random.Random) -> None:
         ensure_consistent(sample)
 
 
-@pytest.mark.parametrize("name", PROFILES)
+@pytest.mark.parametrize("name", TABLES, ids=lambda t: Path(t).stem)
 def test_samples_keep_the_view_on_every_profile(name: str) -> None:
     rules = cambio.load_ruleset(name)
     checked = 0

@@ -204,6 +204,10 @@ class InfoSet:
         opening_seen: list[tuple[int, ...]] = [()] * n
         starter = -1
         recycles = 0
+        won = False  # the open window's discard was snapped already (snap.too_late)
+        penalty_of: dict[int, int] = {}  # penalty cards lying in grid positions
+        owed = 0  # players owed a call at their next turn (snap.empty_grid_calls)
+        snap_rules = rules.snap
         call_last = rules.call.allowed and rules.call.timing == "end-of-turn"
 
         def at(place: tuple[int, int], k: int) -> int:
@@ -237,9 +241,21 @@ class InfoSet:
                 end_power()
 
         def open_window(p: int) -> None:
-            nonlocal w_discarder, w_tried
+            nonlocal w_discarder, w_tried, won
             if snapping:
-                w_discarder, w_tried = p, 0
+                w_discarder, w_tried, won = p, 0, False
+
+        def emptied(p: int) -> None:
+            nonlocal owed
+            if any(c >= 0 for c in slots[p]):
+                return
+            if (
+                snap_rules.empty_grid == "call"
+                and caller < 0
+                and snap_rules.empty_grid_calls == "next-turn"
+                and phase is not Phase.CLOSING
+            ):
+                owed |= 1 << p
 
         for k, e in enumerate(view.history):
             kind, p = e.kind, e.player
@@ -259,6 +275,7 @@ class InfoSet:
                 if caller >= 0 and final:
                     final.pop(0)
                 current, phase = p, Phase.TURN
+                owed &= ~(1 << p)
             elif kind == EventKind.DRAW:
                 if not stock:
                     raise self._fail(k, "a draw from an empty stock")
@@ -297,6 +314,7 @@ class InfoSet:
                     slots[o][pos - 1] = drawn
                     discard.append(old)
                     known[old] = ALL
+                    penalty_of.pop(old, None)
                     vars_ = (old,)
                     open_window(p)
                 elif kind == EventKind.DISCARD:
@@ -310,6 +328,7 @@ class InfoSet:
                         slots[o][pos - 1] = -1
                         discard.append(v)
                         known[v] = ALL
+                        penalty_of.pop(v, None)
                     o, pos = e.positions[0]
                     slots[o][pos - 1] = drawn
                     open_window(p)
@@ -351,6 +370,9 @@ class InfoSet:
                 (oa, ia), (ob, ib) = e.positions
                 va, vb = at(e.positions[0], k), at(e.positions[1], k)
                 slots[oa][ia - 1], slots[ob][ib - 1] = vb, va
+                if oa != ob:
+                    penalty_of.pop(va, None)
+                    penalty_of.pop(vb, None)
                 seen = e.note == "seen"
                 if seen:
                     known[va] |= 1 << p
@@ -367,20 +389,29 @@ class InfoSet:
                 end_power()
             elif kind in (EventKind.SNAP, EventKind.WRONG_SNAP):
                 vars_ = tuple(at(pl, k) for pl in e.positions)
+                w_tried |= 1 << p
                 if kind == EventKind.SNAP:
                     for (o, pos), v in zip(e.positions, vars_, strict=True):
                         slots[o][pos - 1] = -1
                         discard.append(v)
                         known[v] = ALL
+                        penalty_of.pop(v, None)
+                    if snap_rules.per_discard == "one" and snap_rules.too_late == "penalty":
+                        won = True
                     owner = e.positions[0][0]
                     if owner != p and any(c >= 0 for c in slots[p]):
                         snapper = p
                         give_target = owner * P + e.positions[0][1] - 1
                         give_return = phase
                         phase = Phase.GIVE
+                    else:
+                        emptied(owner)
                 else:
-                    w_tried |= 1 << p
-                    bits = ALL if e.seen_by is None else 1 << p
+                    bits = ALL
+                    if e.seen_by is not None:
+                        bits = 0
+                        for q in e.seen_by:
+                            bits |= 1 << q
                     for v in vars_:
                         known[v] |= bits
             elif kind == EventKind.PENALTY:
@@ -391,6 +422,8 @@ class InfoSet:
                     o, pos = e.positions[0]
                     slots[o][pos - 1] = v
                     known[v] = 0
+                    if snap_rules.penalty_position == "first-empty" and pos <= G:
+                        penalty_of[v] = o
             elif kind == EventKind.GIVE:
                 (o1, i1), (o2, i2) = e.positions
                 v = at(e.positions[0], k)
@@ -398,6 +431,7 @@ class InfoSet:
                 slots[o2][i2 - 1] = v
                 phase = give_return
                 snapper, give_target = -1, -1
+                emptied(o1)
             elif kind == EventKind.CALL:
                 caller = p
                 final = self._final_queue(rules, p, current)
@@ -486,6 +520,18 @@ class InfoSet:
         self._opening_seen = opening_seen
         self._starter = starter if starter >= 0 else (view.to_act or 0)
         self._recycles = recycles
+        self._won = won
+        self._penalty_of = penalty_of
+        self._owed = owed
+        self._closing_reason = ""
+        if vphase is Phase.CLOSING:
+            cap = rules.turn.max_turns
+            if cap and sum(view.turns) >= cap:
+                self._closing_reason = "turn-cap"
+            elif view.caller is not None and not final:
+                self._closing_reason = "call"
+            else:
+                self._closing_reason = "stock"
         self._peeked = [o * P + pos - 1 for o, pos in view.peeked]
         self._power: Power | None = None
         self._power_card = -1
@@ -684,6 +730,7 @@ class InfoSet:
         """One round drawn uniformly from those the view cannot tell apart."""
         assign = self._assign(rng)
         N = self._N
+        phys: list[int] | None = None
         if self._layout_fixed is not None:
             slots, discard, stock, known, drawn, power_card = self._layout_fixed
             slots = [row[:] for row in slots]
@@ -747,6 +794,12 @@ class InfoSet:
         d["_opening_seen"] = list(self._opening_seen)
         d["_pending"] = list(self._pending)
         d["_recycles"] = self._recycles
+        d["_window_won"] = self._won and self.view.window_open
+        d["_closing_reason"] = self._closing_reason
+        d["_penalty_of"] = {
+            (v if phys is None else phys[v]): o for v, o in self._penalty_of.items()
+        }
+        d["_calls_owed"] = self._owed
         d["_result"] = None
         events = list(self._history)
         make = tuple.__new__
