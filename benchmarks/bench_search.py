@@ -11,6 +11,9 @@ Sections (``--only`` picks some; all run by default):
     the search bot's win share (a win shared by ``k`` players counts ``1/k``) with a
     95% confidence interval (normal approximation), the fair share ``1/players``, and
     the search bot's mean and 95th-percentile process time per searched decision.
+    With ``--baseline`` every deal is played a second time with a memory bot in the
+    search bot's seat: the memory bot's share on the same deals, and the paired
+    difference with its 95% interval (the fairest comparison: same cards, same seats).
 ``determinize``
     Views of the player to act, taken every third decision of ``--views`` practice
     rounds (3 players) played by memory bots: microseconds per ``determinize(view,
@@ -36,10 +39,17 @@ from cambio.determinize import InfoSet, determinize
 
 
 def duel(
-    variant: str, players: int, games: int, seed: int, playouts: int, progress: bool = False
+    variant: str,
+    players: int,
+    games: int,
+    seed: int,
+    playouts: int,
+    progress: bool = False,
+    baseline: bool = False,
 ) -> dict[str, object]:
     rules = cambio.load_ruleset(variant)
     shares: list[float] = []
+    memory: list[float] = []
     times: list[float] = []
     for g in range(games):
         seat = g % players
@@ -60,6 +70,12 @@ def duel(
         played = play_round(rnd, bots, seed=derive_seed(seed, g))  # type: ignore[arg-type]
         winners = played.result.winners
         shares.append(1.0 / len(winners) if seat in winners else 0.0)
+        if baseline:  # the same deal with a memory bot in the search bot's seat
+            rnd = cambio.Round(rules, players, seed=seed + g)
+            mem = [MemoryBot() for _ in range(players)]
+            played = play_round(rnd, mem, seed=derive_seed(seed, g))
+            winners = played.result.winners
+            memory.append(1.0 / len(winners) if seat in winners else 0.0)
         if progress and (g + 1) % 25 == 0:
             ms = 1000 * statistics.fmean(times) if times else 0.0
             print(
@@ -70,6 +86,17 @@ def duel(
     mean = statistics.fmean(shares)
     half = 1.96 * statistics.pstdev(shares) / math.sqrt(len(shares)) if len(shares) > 1 else 0.0
     times.sort()
+    extra: dict[str, object] = {}
+    if memory:
+        m = statistics.fmean(memory)
+        diffs = [a - b for a, b in zip(shares, memory, strict=True)]
+        d = statistics.fmean(diffs)
+        dh = 1.96 * statistics.pstdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else 0.0
+        extra = {
+            "memory_share_same_deals": round(m, 4),
+            "difference": round(d, 4),
+            "difference_ci95": [round(d - dh, 4), round(d + dh, 4)],
+        }
     return {
         "variant": variant,
         "players": players,
@@ -84,6 +111,7 @@ def duel(
         "ms_per_decision_p95": round(1000 * times[int(0.95 * (len(times) - 1))], 2)
         if times
         else 0.0,
+        **extra,
     }
 
 
@@ -133,12 +161,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", default="duel,determinize")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--progress", action="store_true", help="running figures on stderr")
+    parser.add_argument(
+        "--baseline",
+        action="store_true",
+        help="also play each deal with a memory bot in the search bot's seat (paired)",
+    )
     args = parser.parse_args(argv)
     out: dict[str, object] = {}
     only = set(args.only.split(","))
     if "duel" in only:
         out["duel"] = duel(
-            args.variant, args.players, args.games, args.seed, args.playouts, args.progress
+            args.variant,
+            args.players,
+            args.games,
+            args.seed,
+            args.playouts,
+            args.progress,
+            args.baseline,
         )
     if "determinize" in only:
         out["determinize"] = determinize_cost(args.views)
