@@ -163,6 +163,8 @@ def test_a_forged_view_is_refused() -> None:
         determinize(forged, real.rules, random.Random(1))
     with pytest.raises(TypeError):
         determinize(real, real.rules, random.Random(1))  # type: ignore[arg-type]
+    with pytest.raises(DeterminizeError, match="deal"):
+        determinize(attrs.evolve(view, history=()), real.rules, random.Random(1))
 
 
 def _chi2_bound(df: int, z: float = 3.72) -> float:

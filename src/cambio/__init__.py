@@ -5,7 +5,7 @@ from __future__ import annotations
 from .actions import Action, ActionKind, ActionSpace
 from .cards import Card
 from .determinize import determinize
-from .errors import IllegalActionError, Problem, RuleSetError, SaveError
+from .errors import IllegalActionError, PositionError, Problem, RuleSetError, SaveError
 from .events import Event, EventKind
 from .loading import (
     available_variants,
@@ -36,6 +36,7 @@ __all__ = [
     "MatchView",
     "Phase",
     "PlayerView",
+    "PositionError",
     "Round",
     "RoundRecord",
     "RoundResult",

@@ -158,6 +158,11 @@ class InfoSet:
             raise TypeError(f"expected a RuleSet, got {rules!r}")
         if view.phase == "over":
             raise ValueError("the round is over: every card is known, nothing to sample")
+        if not view.history or view.history[0].kind != EventKind.DEAL:
+            raise DeterminizeError(
+                "the view's history does not start at the deal (a round set up from a "
+                "written position?): determinize follows the cards from the deal"
+            )
         self.view = view
         self.rules = rules
         self.players = n = view.players

@@ -236,6 +236,8 @@ class Round:
         self._opening_seen: list[tuple[int, ...]] = [()] * n
         self._pending: list[int] = []
         self._recycles = 0
+        self._plies_before = 0  # actions taken before a written position (see position.py)
+        self._origin = ""  # the written position the round was built from ("" for a deal)
         self._result: RoundResult | None = None
         self._events: list[Event] = []
         # each player's history as that player saw it: an immutable tuple, rebuilt only
@@ -810,7 +812,8 @@ class Round:
             ids.sort(key=lambda a: (a // sp.per_player - d) % self.players)
         elif mode == "random":
             # seeded by the state (actions so far), so a replay draws the same order
-            rng = random.Random(f"{self.seed}:snap:{len(self._actions)}")
+            ply = self._plies_before + len(self._actions)
+            rng = random.Random(f"{self.seed}:snap:{ply}")
             rng.shuffle(ids)
         events: list[Event] = []
         for aid in ids:
@@ -1393,6 +1396,8 @@ class Round:
             self._opening_seen,
             self._pending,
             self._recycles,
+            self._plies_before,
+            self._origin,
             self._events,
             self._actions,
             self._result,
@@ -1440,6 +1445,22 @@ class Round:
         from .saving import loads_round
 
         return loads_round(text, verify=verify)
+
+    def position(self) -> str:
+        """The round's state as one line of text (see :mod:`cambio.position`)."""
+        from .position import write_position
+
+        return write_position(self)
+
+    @classmethod
+    def from_position(cls, rules: RuleSet | str, text: str) -> Round:
+        """A round in the state a written position describes (see :mod:`cambio.position`).
+
+        Its history starts at the position: no events or actions before it.
+        """
+        from .position import read_position
+
+        return read_position(rules, text)
 
     @classmethod
     def replay(
