@@ -106,3 +106,23 @@ def test_bench_search_runs() -> None:
         assert key in duel
     assert 0.0 <= duel["win_share"] <= 1.0
     assert out["determinize"]["views"] > 0
+
+
+def test_speed_reports_every_figure_with_its_target() -> None:
+    out = _run("speed.py", "--quick")
+    figures = (
+        "engine_ratio",
+        "simulate_random_ratio",
+        "simulate_memory_ratio",
+        "snap_vs_practice",
+        "penalty_vs_practice",
+        "deal_us",
+        "copy_us",
+        "to_json_ms",
+        "save_kb",
+        "from_json_ms",
+    )
+    assert set(out["targets"]) == set(figures)
+    for key in figures:
+        assert out[key] > 0
+        assert {"target", "kind", "met"} <= set(out["targets"][key])

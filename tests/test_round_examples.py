@@ -404,8 +404,11 @@ def test_draw_power_fires_when_drawn_before_placing() -> None:
         "3C 4D,...",
         "power:1 0 0,0",  # peek an opponent's card, then maybe swap
     )
-    assert r.phase is Phase.POWER
+    # the drawer knows it is using a power; the table sees a player holding a drawn card
+    assert r.phase_seen_by(0) is Phase.POWER and r.view(0).phase == "power"
+    assert r.phase is Phase.DRAWN and r.phase_seen_by(1) is Phase.DRAWN
     r.apply(Action.peek(0, 1, 3))
+    assert r.phase is Phase.POWER  # the power is public once used
     swaps = [a for a in r.legal_actions(0) if a.kind is cambio.ActionKind.SWAP]
     assert {a.positions for a in swaps} == {((0, i), (1, 3)) for i in range(1, 5)}
     r.apply(Action.skip(0))

@@ -776,7 +776,7 @@ class InfoSet:
             maybe = tpow[assign[held]]
             if maybe is not None:  # fired by the draw, not announced yet
                 phase, power, power_card, step, after_drawn = Phase.POWER, maybe, drawn, 0, True
-        d["phase"] = phase
+        d["_phase"] = phase
         d["_current"] = self._current
         d["_drawn"] = drawn
         d["_from_stock"] = self._from_stock if drawn >= 0 else False

@@ -86,7 +86,7 @@ def _problems(r: Round, events: bool = True) -> Iterator[tuple[str, str]]:
     N = len(r.deck)
     P = r._P
     ALL = (1 << n) - 1
-    phase = r.phase
+    phase = r._phase
     if not isinstance(phase, Phase):
         yield "phase", f"expected a phase number from 0 to {len(Phase) - 1}"
         return
@@ -227,8 +227,8 @@ def _problems(r: Round, events: bool = True) -> Iterator[tuple[str, str]]:
     if r._calls_owed and rules.snap.empty_grid != "call":
         yield "calls_owed", "only a table where an emptied grid calls owes calls"
         return
-    closing = r.phase is Phase.CLOSING or (
-        r.phase is Phase.GIVE and r._give_return is Phase.CLOSING
+    closing = r._phase is Phase.CLOSING or (
+        r._phase is Phase.GIVE and r._give_return is Phase.CLOSING
     )
     reasons = ("stock", "turn-cap", "call")
     if closing and r._closing_reason not in reasons:
@@ -237,7 +237,7 @@ def _problems(r: Round, events: bool = True) -> Iterator[tuple[str, str]]:
             f"expected 'stock', 'turn-cap' or 'call', found {r._closing_reason!r}",
         )
         return
-    stale = r._closing_reason not in reasons or r.phase is not Phase.OVER
+    stale = r._closing_reason not in reasons or r._phase is not Phase.OVER
     if r._closing_reason and stale and not closing:
         yield (
             "closing_reason",

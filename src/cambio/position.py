@@ -219,7 +219,7 @@ def write_position(rnd: Round) -> str:
         held,
         discard,
         stock,
-        _phase_text(rnd, rnd.phase),
+        _phase_text(rnd, rnd._phase),
         str(rnd._current),
         ",".join(str(t) for t in rnd._turns),
     ]
@@ -246,8 +246,8 @@ def write_position(rnd: Round) -> str:
         fields.append("repeek=" + ",".join(str(p) for p in range(n) if rnd._repeek_used >> p & 1))
     if rnd._recycles:
         fields.append(f"recycles={rnd._recycles}")
-    closing = rnd.phase is Phase.CLOSING or (
-        rnd.phase is Phase.GIVE and rnd._give_return is Phase.CLOSING
+    closing = rnd._phase is Phase.CLOSING or (
+        rnd._phase is Phase.GIVE and rnd._give_return is Phase.CLOSING
     )
     if rnd._closing_reason and not closing:
         fields.append(f"closed={rnd._closing_reason}")
@@ -531,7 +531,7 @@ def read_position(rules: RuleSet | str, text: str) -> Round:
     rnd._discard = [index[id(pl)] for pl in reversed(discard)]
     rnd._stock = [index[id(pl)] for pl in reversed(stock)]
     rnd._known = [pl.known for pl in placed]
-    rnd.phase = Phase[state.phase]
+    rnd._phase = Phase[state.phase]
     rnd._current = current
     rnd._turns = turns
     rnd._total_turns = sum(turns)
@@ -586,7 +586,7 @@ def read_position(rules: RuleSet | str, text: str) -> Round:
     if len(rnd._opening_seen) != n:
         raise PositionError(opts.opening_col, f"expected opening positions for {n} seats")
     rnd._pending = []
-    if rnd.phase is Phase.OPENING:
+    if rnd._phase is Phase.OPENING:
         rnd._pending = [
             (starter + k) % n for k in range(n) if not rnd._opening_seen[(starter + k) % n]
         ]
@@ -599,7 +599,7 @@ def read_position(rules: RuleSet | str, text: str) -> Round:
     rnd._legal_cache = {}
     rnd._result = None
     _check_phase(rnd, fields, opts)
-    if rnd.phase is Phase.OVER:
+    if rnd._phase is Phase.OVER:
         _score(rnd, state)
     check_position(rnd, _Columns(fields, opts, [pl.col for pl in placed], cell_cols))
     rnd._origin = write_position(rnd)
@@ -788,7 +788,7 @@ def _check_phase(rnd: Round, fields: list[_Cursor], opts: _Options) -> None:
     from .round import Phase
 
     rules = rnd.rules
-    phase = rnd.phase
+    phase = rnd._phase
     at = fields[4]
     turn_phase = rnd._give_return if phase is Phase.GIVE else phase
     held = rnd._drawn >= 0
@@ -964,7 +964,7 @@ def describe(rnd: Round, card: Callable[[Card | None], str] = str) -> str:
     if rnd._drawn >= 0:
         source = "from the stock" if rnd._from_stock else "from the discard pile"
         lines.append(f"Held: {_known_text(rnd, rnd._drawn, card)} ({source})")
-    phase = rnd.phase
+    phase = rnd._phase
     status = f"Phase: {phase.name.lower().replace('_', ' ')}"
     if rnd._power_now is not None:
         status += f" ({rnd._power_now.name or 'power'}, step {rnd._step + 1})"

@@ -306,7 +306,7 @@ def save_round(rnd: Round) -> dict[str, Any]:
     if rnd._power_now is not None:
         power_index = rnd.rules.powers.table.index(rnd._power_now)
     snapshot = RoundSnapshot(
-        phase=int(rnd.phase),
+        phase=int(rnd._phase),
         current=rnd._current,
         slots=[row[:] for row in rnd._slots],
         discard=rnd._discard[:],
@@ -450,7 +450,7 @@ def _restore(doc: SavedRound, verify: bool) -> Round:
         raise SaveError(
             at + "power", f"expected -1 (no power) or a power from 0 to {len(table) - 1}"
         )
-    rnd.phase = Phase(state.phase)
+    rnd._phase = Phase(state.phase)
     rnd._current = state.current
     rnd._slots = [list(row) for row in state.slots]
     rnd._discard = list(state.discard)
