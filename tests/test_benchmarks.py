@@ -99,6 +99,15 @@ def test_reference_plays_the_engine_games() -> None:
         assert [e[0] for e in log] == [e.kind for e in rnd.events], seed
 
 
+def test_bench_search_runs() -> None:
+    out = _run("bench_search.py", "--games", "2", "--playouts", "4", "--views", "1", "--seed", "3")
+    duel = out["duel"]
+    for key in ("win_share", "ci95", "fair_share", "ms_per_decision_mean", "searched_decisions"):
+        assert key in duel
+    assert 0.0 <= duel["win_share"] <= 1.0
+    assert out["determinize"]["views"] > 0
+
+
 def test_speed_reports_every_figure_with_its_target() -> None:
     out = _run("speed.py", "--quick")
     figures = (

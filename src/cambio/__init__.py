@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .actions import Action, ActionKind, ActionSpace
 from .cards import Card
+from .determinize import determinize
 from .errors import IllegalActionError, PositionError, Problem, RuleSetError, SaveError
 from .events import Event, EventKind
 from .loading import (
@@ -47,6 +48,7 @@ __all__ = [
     "SimulationReport",
     "available_variants",
     "check_rules",
+    "determinize",
     "load_ruleset",
     "ruleset_from_dict",
     "ruleset_from_toml",

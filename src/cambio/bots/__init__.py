@@ -7,6 +7,8 @@
 * :class:`RandomBot` -- uniform over the legal actions (the baseline).
 * :class:`MemoryBot` -- the fair opponent of the practice page; its knobs are a
   :class:`MemoryBotConfig`.
+* :class:`SearchBot` -- determinized Monte Carlo search over the legal actions, with
+  playouts by a fast policy; its knobs are a :class:`SearchBotConfig`.
 * :func:`make_bot` -- a bot from a name (:data:`BOT_NAMES`) or a factory.
 
 >>> import cambio
@@ -24,6 +26,7 @@ from collections.abc import Callable
 from .base import Bot, BotError, PlayedRound, derive_seed, play_round
 from .memory_bot import MemoryBot, MemoryBotConfig
 from .random_bot import RandomBot
+from .search_bot import SearchBot, SearchBotConfig
 
 __all__ = [
     "BOT_NAMES",
@@ -34,6 +37,8 @@ __all__ = [
     "MemoryBotConfig",
     "PlayedRound",
     "RandomBot",
+    "SearchBot",
+    "SearchBotConfig",
     "derive_seed",
     "make_bot",
     "play_round",
@@ -47,6 +52,7 @@ BOT_NAMES: dict[str, str] = {
     "memory-forgetful": "MemoryBot that forgets a card 8 turns after last seeing it",
     "random": "RandomBot: uniform over the legal actions, calling included",
     "random-nocall": "RandomBot that never calls unless it must",
+    "search": "SearchBot: samples the hidden cards, tries each move, plays on (96 playouts)",
 }
 """The bot names :func:`make_bot` understands, each with a one-line description."""
 
@@ -75,4 +81,6 @@ def make_bot(spec: BotSpec) -> Bot:
         return RandomBot()
     if name == "random-nocall":
         return RandomBot(never_call=True)
+    if name == "search":
+        return SearchBot()
     raise ValueError(f"unknown bot {spec!r} (expected one of: {', '.join(BOT_NAMES)})")

@@ -1,0 +1,195 @@
+"""The search bot's figures: its win share against memory bots, its time per decision,
+and the cost of ``determinize``.
+
+Sections (``--only`` picks some; all run by default):
+
+``duel``
+    ``--games`` rounds of ``--variant`` with ``--players`` seats: one ``SearchBot``
+    (``--playouts`` per decision) and memory bots in the other seats. Seats rotate:
+    in round ``g`` the search bot sits at seat ``g % players``; round ``g`` is dealt with
+    seed ``--seed + g`` and the bots are reset with ``derive_seed(--seed, g)``. Reports
+    the search bot's win share (a win shared by ``k`` players counts ``1/k``) with a
+    95% confidence interval (normal approximation), the fair share ``1/players``, and
+    the search bot's mean and 95th-percentile process time per searched decision.
+    With ``--baseline`` every deal is played a second time with a memory bot in the
+    search bot's seat: the memory bot's share on the same deals, and the paired
+    difference with its 95% interval (the fairest comparison: same cards, same seats).
+``determinize``
+    Views of the player to act, taken every third decision of ``--views`` practice
+    rounds (3 players) played by memory bots: microseconds per ``determinize(view,
+    rules, rng)`` (reading the view and drawing one round) and per ``InfoSet.sample``
+    (drawing one more round from a view already read), median over the views.
+
+Run ``python benchmarks/bench_search.py --help``; ``--json`` prints one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import statistics
+import sys
+import time
+
+import cambio
+from cambio.bots import MemoryBot, SearchBot, SearchBotConfig, derive_seed, play_round
+from cambio.determinize import InfoSet, determinize
+
+
+def duel(
+    variant: str,
+    players: int,
+    games: int,
+    seed: int,
+    playouts: int,
+    progress: bool = False,
+    baseline: bool = False,
+) -> dict[str, object]:
+    rules = cambio.load_ruleset(variant)
+    shares: list[float] = []
+    memory: list[float] = []
+    times: list[float] = []
+    for g in range(games):
+        seat = g % players
+        search = SearchBot(SearchBotConfig(playouts=playouts))
+        original = search.search
+
+        def timed(*args: object, _orig: object = original) -> cambio.Action:
+            t0 = time.process_time()
+            try:
+                return _orig(*args)  # type: ignore[operator,no-any-return]
+            finally:
+                times.append(time.process_time() - t0)
+
+        search.search = timed  # type: ignore[method-assign]
+        bots: list[object] = [MemoryBot() for _ in range(players)]
+        bots[seat] = search
+        rnd = cambio.Round(rules, players, seed=seed + g)
+        played = play_round(rnd, bots, seed=derive_seed(seed, g))  # type: ignore[arg-type]
+        winners = played.result.winners
+        shares.append(1.0 / len(winners) if seat in winners else 0.0)
+        if baseline:  # the same deal with a memory bot in the search bot's seat
+            rnd = cambio.Round(rules, players, seed=seed + g)
+            mem = [MemoryBot() for _ in range(players)]
+            played = play_round(rnd, mem, seed=derive_seed(seed, g))
+            winners = played.result.winners
+            memory.append(1.0 / len(winners) if seat in winners else 0.0)
+        if progress and (g + 1) % 25 == 0:
+            ms = 1000 * statistics.fmean(times) if times else 0.0
+            print(
+                f"{g + 1} rounds: win share {statistics.fmean(shares):.3f}, {ms:.1f} ms",
+                file=sys.stderr,
+                flush=True,
+            )
+    mean = statistics.fmean(shares)
+    half = 1.96 * statistics.pstdev(shares) / math.sqrt(len(shares)) if len(shares) > 1 else 0.0
+    times.sort()
+    extra: dict[str, object] = {}
+    if memory:
+        m = statistics.fmean(memory)
+        diffs = [a - b for a, b in zip(shares, memory, strict=True)]
+        d = statistics.fmean(diffs)
+        dh = 1.96 * statistics.pstdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else 0.0
+        extra = {
+            "memory_share_same_deals": round(m, 4),
+            "difference": round(d, 4),
+            "difference_ci95": [round(d - dh, 4), round(d + dh, 4)],
+        }
+    return {
+        "variant": variant,
+        "players": players,
+        "games": games,
+        "seed": seed,
+        "playouts": playouts,
+        "win_share": round(mean, 4),
+        "ci95": [round(mean - half, 4), round(mean + half, 4)],
+        "fair_share": round(1 / players, 4),
+        "searched_decisions": len(times),
+        "ms_per_decision_mean": round(1000 * statistics.fmean(times), 2) if times else 0.0,
+        "ms_per_decision_p95": round(1000 * times[int(0.95 * (len(times) - 1))], 2)
+        if times
+        else 0.0,
+        **extra,
+    }
+
+
+def determinize_cost(rounds: int) -> dict[str, object]:
+    rules = cambio.load_ruleset("practice")
+    views = []
+    for s in range(rounds):
+        rnd = cambio.Round(rules, 3, seed=s)
+        bots = [MemoryBot() for _ in range(3)]
+        for i, b in enumerate(bots):
+            b.reset(i, rules, None)
+        k = 0
+        while not rnd.is_over:
+            who = rnd.to_act
+            assert who is not None
+            view = rnd.view(who)
+            if k % 3 == 0:
+                views.append(view)
+            rnd.apply(bots[who].act(view, rnd.legal_actions(who)))
+            k += 1
+    rng = random.Random(1)
+    full, one = [], []
+    for view in views:
+        t0 = time.perf_counter()
+        determinize(view, rules, rng)
+        full.append(time.perf_counter() - t0)
+        info = InfoSet(view, rules)
+        t0 = time.perf_counter()
+        for _ in range(10):
+            info.sample(rng)
+        one.append((time.perf_counter() - t0) / 10)
+    return {
+        "views": len(views),
+        "determinize_us_median": round(1e6 * statistics.median(full), 1),
+        "sample_us_median": round(1e6 * statistics.median(one), 1),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--variant", default="practice")
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--playouts", type=int, default=SearchBotConfig().playouts)
+    parser.add_argument("--views", type=int, default=20, help="rounds for the determinize cost")
+    parser.add_argument("--only", default="duel,determinize")
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--progress", action="store_true", help="running figures on stderr")
+    parser.add_argument(
+        "--baseline",
+        action="store_true",
+        help="also play each deal with a memory bot in the search bot's seat (paired)",
+    )
+    args = parser.parse_args(argv)
+    out: dict[str, object] = {}
+    only = set(args.only.split(","))
+    if "duel" in only:
+        out["duel"] = duel(
+            args.variant,
+            args.players,
+            args.games,
+            args.seed,
+            args.playouts,
+            args.progress,
+            args.baseline,
+        )
+    if "determinize" in only:
+        out["determinize"] = determinize_cost(args.views)
+    if args.json:
+        print(json.dumps(out))
+    else:
+        for section, figures in out.items():
+            print(f"[{section}]")
+            for key, value in figures.items():  # type: ignore[attr-defined]
+                print(f"  {key}: {value}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,357 @@
+"""A bot that searches: it imagines the hidden cards, tries each move, and plays on.
+
+:class:`SearchBot` decides by *determinized Monte Carlo*: at each decision with more
+than one choice it reads its view once (an :class:`~cambio.determinize.InfoSet`), then
+again and again draws a full round consistent with what it saw
+(:meth:`~cambio.determinize.InfoSet.sample`), tries every candidate action on a copy of
+that round and plays the round out with a fast policy (:func:`rollout_action`), and
+keeps the action with the best mean share of the win. Every candidate is tried on the
+same sampled rounds with the same playout randomness, so the comparison between two
+actions is not drowned in the noise of the deal.
+
+It reads only its view and the rules, like every bot: the sampled rounds are its own
+imagination. Snaps are left to the :class:`~cambio.bots.MemoryBot` rule (snap only a
+card it knows matches), which it carries for that purpose.
+
+The budget is a number of playouts per decision (``playouts``; reproducible under a
+seed) and, optionally, a time limit per decision (``time_limit`` seconds; then the
+decisions depend on the machine's speed).
+
+>>> import cambio
+>>> from cambio.bots import MemoryBot, SearchBot, SearchBotConfig, play_round
+>>> bots = [SearchBot(SearchBotConfig(playouts=24)), MemoryBot()]
+>>> played = play_round(cambio.Round("practice", players=2, seed=3), bots, seed=3)
+>>> played.result.reason
+'call'
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+
+import attrs
+
+from ..actions import Action, ActionKind
+from ..determinize import InfoSet
+from ..round import Phase, Round
+from ..rules import RuleSet
+from ..views import PlayerView
+from .memory_bot import MemoryBot
+
+__all__ = ["SearchBot", "SearchBotConfig", "rollout_action", "playout"]
+
+# local ids of the simple actions (see cambio.actions.ActionSpace)
+_DRAW, _TAKE, _CALL, _PASS, _REPEEK, _DISCARD, _SKIP = range(7)
+
+
+def _positive(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"{attribute.name} must be a whole number of 1 or more, got {value!r}")
+
+
+def _time_limit(instance: object, attribute: object, value: float | None) -> None:
+    if value is not None and (isinstance(value, bool) or not value > 0):
+        raise ValueError(f"time_limit must be None or a number of seconds above 0, got {value!r}")
+
+
+@attrs.frozen
+class SearchBotConfig:
+    """The knobs of a :class:`SearchBot`.
+
+    >>> SearchBotConfig().playouts
+    96
+    """
+
+    playouts: int = attrs.field(default=96, validator=_positive)
+    """Playouts per decision, shared among the candidate actions (each sampled round is
+    played once per candidate)."""
+    min_samples: int = attrs.field(default=8, validator=_positive)
+    """Sampled rounds per decision at the least, however many candidates there are."""
+    time_limit: float | None = attrs.field(default=None, validator=_time_limit)
+    """Stop sampling after this many seconds (``None``: the playout count alone)."""
+    margin: float = 0.05
+    """The bot starts from the :class:`~cambio.bots.MemoryBot`'s choice and leaves it only
+    for a candidate whose mean win share is higher by more than this ..."""
+    confidence: float = 2.0
+    """... and by more than this many standard errors of the paired differences (the
+    candidates are played on the same samples), so that noise does not move it."""
+    phases: tuple[str, ...] = ("turn", "power", "end_of_turn")
+    """The phases in which the bot searches; elsewhere (placing a card, the opening,
+    giving a card) it plays the MemoryBot's choice. ``"drawn"`` and ``"taken"`` add the
+    placement of a card."""
+    eager_calls: bool = False
+    """Whether the search may call where the MemoryBot would not. Uniform samples make
+    the opponents' hidden cards look worse than a sensible player's are, so a search
+    over them calls too early; by default it may only hold back a call."""
+    max_decisions: int = attrs.field(default=400, validator=_positive)
+    """A playout longer than this is scored as it stands."""
+
+
+class SearchBot:
+    """Determinized Monte Carlo search over the legal actions (see the module docs)."""
+
+    def __init__(self, config: SearchBotConfig | None = None, seed: int | None = None) -> None:
+        self.config = config if config is not None else SearchBotConfig()
+        self.seat = -1
+        self._rules: RuleSet | None = None
+        self._rng = random.Random(seed)
+        self._memory = MemoryBot()
+        self.decisions = 0
+        """Decisions made since the last :meth:`reset` (searched or not)."""
+        self.searched = 0
+        """Decisions since the last :meth:`reset` that needed a search."""
+
+    def __repr__(self) -> str:
+        return f"SearchBot({self.config!r})"
+
+    def reset(self, seat: int, rules: RuleSet, seed: int | None) -> None:
+        self.seat = seat
+        self._rules = rules
+        if seed is not None:
+            self._rng = random.Random(seed)
+        self._memory.reset(seat, rules, seed)
+        self.decisions = 0
+        self.searched = 0
+
+    def react(self, view: PlayerView, snaps: Sequence[Action]) -> Action | None:
+        return self._memory.react(view, snaps)
+
+    def act(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        self.decisions += 1
+        choices = [a for a in legal if a.kind is not ActionKind.SNAP] or list(legal)
+        if len(choices) == 1:
+            return choices[0]
+        rules = self._rules
+        if rules is None:
+            raise RuntimeError("SearchBot.act before reset: the bot does not know the table")
+        prior = self._memory.act(view, legal)
+        if view.phase not in self.config.phases:
+            return prior
+        if not self.config.eager_calls and prior.kind is not ActionKind.CALL:
+            choices = [a for a in choices if a.kind is not ActionKind.CALL]
+            if len(choices) == 1:
+                return choices[0]
+        self.searched += 1
+        return self.search(view, rules, choices, prior)
+
+    def search(
+        self,
+        view: PlayerView,
+        rules: RuleSet,
+        choices: Sequence[Action],
+        prior: Action | None = None,
+    ) -> Action:
+        """The candidate among ``choices`` with the best mean win share over playouts.
+
+        With a ``prior`` among the choices, another candidate wins only when it is
+        clearly better (see :attr:`SearchBotConfig.margin` and ``confidence``).
+        """
+        cfg = self.config
+        info = InfoSet(view, rules)
+        rng = self._rng
+        seat = view.player
+        k = len(choices)
+        samples = max(cfg.min_samples, cfg.playouts // k)
+        deadline = None if cfg.time_limit is None else time.perf_counter() + cfg.time_limit
+        results: list[list[float]] = [[] for _ in range(k)]
+        for _ in range(samples):
+            world = info.sample(rng)
+            ids = [world.space.encode(a) for a in choices]
+            seed = rng.getrandbits(64)
+            for j, aid in enumerate(ids):
+                trial = world.copy()
+                trial.apply(aid)
+                results[j].append(playout(trial, seat, random.Random(seed), cfg.max_decisions))
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+        totals = [sum(r) for r in results]
+        best = max(range(k), key=lambda j: (totals[j], -j))
+        if prior is not None and prior in choices:
+            p = choices.index(prior)
+            if best != p and not _clearly_better(results[best], results[p], cfg, k):
+                return prior
+        return choices[best]
+
+
+def _clearly_better(
+    best: list[float], prior: list[float], cfg: SearchBotConfig, candidates: int
+) -> bool:
+    """Whether ``best`` beats ``prior`` on the same samples by more than the margin and
+    by more than ``cfg.confidence`` standard errors of the paired differences (a little
+    more with many candidates: the best of many looks better than it is)."""
+    diffs = [a - b for a, b in zip(best, prior, strict=True)]
+    m = len(diffs)
+    mean = sum(diffs) / m
+    if mean <= cfg.margin:
+        return False
+    var = sum((d - mean) ** 2 for d in diffs) / max(1, m - 1)
+    z = cfg.confidence + min(1.5, 0.1 * (candidates - 2))
+    return bool(mean > z * math.sqrt(var / m))
+
+
+def _share(rnd: Round, seat: int) -> float:
+    result = rnd.result
+    if result is None:
+        totals = [
+            sum(rnd._value[c] for c in row if c >= 0) for row in rnd._slots
+        ]  # scored as it stands
+        low = min(totals)
+        winners = [p for p, t in enumerate(totals) if t == low]
+    else:
+        winners = list(result.winners)
+    return 1.0 / len(winners) if seat in winners else 0.0
+
+
+def playout(rnd: Round, seat: int, rng: random.Random, max_decisions: int = 400) -> float:
+    """Play ``rnd`` to its end with :func:`rollout_action` for every seat.
+
+    Returns ``seat``'s share of the win (1 for a sole winner, ``1/k`` for a win shared
+    by ``k`` players, else 0). The round is changed in place: pass a copy.
+    """
+    snapping = rnd.rules.snap.when != "never"
+    n = rnd.players
+    for _ in range(max_decisions):
+        if rnd.phase is Phase.OVER:
+            break
+        if snapping and rnd._window_open:
+            snap = _known_snap(rnd, n)
+            if snap >= 0:
+                rnd.apply(snap)
+                continue
+        who = rnd.to_act
+        assert who is not None
+        rnd.apply(rollout_action(rnd, who, rng))
+    return _share(rnd, seat)
+
+
+def _known_snap(rnd: Round, n: int) -> int:
+    """A snap some player knows to be right (its own card matching the top), or -1."""
+    top = rnd._discard[-1]
+    key = rnd._key[top]
+    P = rnd._P
+    sp = rnd.space
+    for p in range(n):
+        bit = 1 << p
+        for i, c in enumerate(rnd._slots[p]):
+            if c >= 0 and rnd._known[c] & bit and rnd._key[c] == key:
+                aid = p * sp.per_player + sp.o_snap + p * P + i
+                if aid in rnd.legal_action_ids(p):
+                    return aid
+    return -1
+
+
+def rollout_action(rnd: Round, p: int, rng: random.Random) -> int:
+    """A quick, sensible action id for player ``p`` from ``p``'s knowledge in ``rnd``.
+
+    Used inside a search's imagined rounds, it reads the round's internals (which cards
+    ``p`` knows, their values) instead of building a view, which keeps playouts cheap.
+    It improves the grid with low cards, peeks at unknown cards, dumps known high
+    cards on opponents through swaps, and calls when clearly ahead by ``p``'s estimate.
+    """
+    ids = rnd.legal_action_ids(p)
+    sp = rnd.space
+    base = p * sp.per_player
+    phase = rnd.phase
+    value = rnd._value
+    known = rnd._known
+    bit = 1 << p
+    slots = rnd._slots
+    row = slots[p]
+    unseen = [v for c, v in enumerate(value) if not known[c] & bit]
+    mean = sum(unseen) / len(unseen) if unseen else 0.0
+
+    def est(c: int) -> float:
+        return value[c] if known[c] & bit else mean
+
+    def worst() -> int:
+        best_i, best_v = -1, -1e9
+        for i, c in enumerate(row):
+            if c >= 0:
+                v = est(c)
+                if v > best_v:
+                    best_i, best_v = i, v
+        return best_i
+
+    def should_call() -> bool:
+        mine = sum(est(c) for c in row if c >= 0)
+        others = [sum(est(c) for c in r if c >= 0) for q, r in enumerate(slots) if q != p]
+        patience = max(0, rnd._turns[p] - 8)
+        return mine <= 10 + patience and mine + 4 - patience <= min(others, default=1e9)
+
+    if phase is Phase.TURN:
+        if base + _CALL in ids and should_call():
+            return base + _CALL
+        if base + _TAKE in ids and rnd._discard:
+            i = worst()
+            if i >= 0 and value[rnd._discard[-1]] < est(row[i]) - 3:
+                return base + _TAKE
+        if base + _DRAW in ids:
+            return base + _DRAW
+    elif phase is Phase.DRAWN or phase is Phase.TAKEN:
+        held = value[rnd._drawn]
+        i = worst()
+        if i >= 0 and (
+            phase is Phase.TAKEN or held < est(row[i]) - 1 or base + _DISCARD not in ids
+        ):
+            aid = base + sp.o_replace + i
+            if aid in ids:
+                return aid
+        if base + _DISCARD in ids:
+            return base + _DISCARD
+    elif phase is Phase.POWER:
+        power = rnd._power_now
+        assert power is not None
+        step = power.steps[rnd._step]
+        P = rnd._P
+        if step.action == "peek":
+            own = [
+                base + sp.o_peek + p * P + i
+                for i, c in enumerate(row)
+                if c >= 0 and not known[c] & bit
+            ]
+            for aid in own:
+                if aid in ids:
+                    return aid
+            for q, r in enumerate(slots):
+                if q != p:
+                    for i, c in enumerate(r):
+                        aid = base + sp.o_peek + q * P + i
+                        if c >= 0 and not known[c] & bit and aid in ids:
+                            return aid
+        else:
+            legal = set(ids)
+            best, gain = -1, 2.5
+            for i, c in enumerate(row):
+                if c < 0:
+                    continue
+                mine = est(c)
+                for q, r in enumerate(slots):
+                    if q == p:
+                        continue
+                    for j, d in enumerate(r):
+                        if d >= 0 and mine - est(d) > gain:
+                            aid = base + sp.pair(p * P + i, q * P + j)
+                            if aid in legal:
+                                best, gain = aid, mine - est(d)
+            if best >= 0:
+                return best
+        if base + _SKIP in ids:
+            return base + _SKIP
+    elif phase is Phase.END_OF_TURN:
+        if base + _CALL in ids and should_call():
+            return base + _CALL
+        if base + _PASS in ids:
+            return base + _PASS
+    elif phase is Phase.GIVE:
+        i = worst()
+        aid = base + sp.o_give + i
+        if aid in ids:
+            return aid
+    turn_ids = [
+        a for a in ids if not (sp.o_snap <= a - base < sp.o_give or a - base >= sp.o_snap_many)
+    ]
+    pool = turn_ids or ids
+    return pool[rng.randrange(len(pool))]

@@ -1,0 +1,832 @@
+"""Determinization: a full round drawn at random from what one player knows.
+
+A search bot cannot look at the cards it has not seen, but it can *imagine* them.
+:func:`determinize` takes one player's :class:`~cambio.views.PlayerView` and the table's
+:class:`~cambio.rules.RuleSet`, and returns a :class:`~cambio.round.Round` that the
+viewer cannot tell from the real one:
+
+* its ``view(view.player)`` equals the given view, history included;
+* every card the viewer saw stays where the viewer saw it (and follows it through the
+  public moves since: swaps, gives, snaps, discards);
+* every other card is drawn uniformly from the cards still unaccounted for (the deck
+  minus the discard pile, minus every card the viewer knows), with two refinements:
+  after a recycle the stock is drawn from the recycled cards only, and a card another
+  player drew on a table where powers fire on the draw is drawn among the cards whose
+  power matches the steps the viewer saw that player take;
+* the other players' knowledge follows the public record: who looked at which place
+  (opening peeks, peeks, draws, seen swaps, re-peeks, wrong snaps).
+
+The function receives a view and the rules only: it cannot read the real round's
+hidden cards. The sampled round plays on like any round (its future recycles and
+random snap arbitration are seeded from ``rng``), so a bot can try an action on it and
+play the round out. It has no record of actions (:attr:`Round.actions` is empty): it is
+a position to search from, not a game to replay.
+
+>>> import random
+>>> import cambio
+>>> from cambio.determinize import determinize
+>>> real = cambio.Round("practice", players=3, seed=4)
+>>> _ = real.apply(cambio.Action.draw(0))
+>>> view = real.view(0)
+>>> sample = determinize(view, real.rules, random.Random(1))
+>>> sample.view(0) == view
+True
+>>> sample.legal_actions(0) == real.legal_actions(0)
+True
+
+A bot that samples many rounds from one view builds an :class:`InfoSet` once (it
+reads the history) and calls :meth:`InfoSet.sample` for each round (cheap).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from .cards import Card
+from .events import Event, EventKind
+from .round import Phase, Round
+from .rules import Power, RuleSet, Step
+from .views import PlayerView
+
+__all__ = ["DeterminizeError", "InfoSet", "determinize"]
+
+
+class DeterminizeError(ValueError):
+    """The view cannot come from a round of these rules (wrong table, a forged view)."""
+
+
+_PHASES = {p.name.lower(): p for p in Phase}
+_PROTOS: dict[tuple[int, int], tuple[RuleSet, Round]] = {}
+_TABLES: dict[int, tuple[RuleSet, dict[Card, tuple[int, object, Power | None]]]] = {}
+
+
+def _proto(rules: RuleSet, players: int) -> Round:
+    """A dealt round of this table and size, whose fixed parts every sample shares."""
+    key = (id(rules), players)
+    hit = _PROTOS.get(key)
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    if len(_PROTOS) > 64:
+        _PROTOS.clear()
+    rnd = Round(rules, players, seed=0)
+    _PROTOS[key] = (rules, rnd)
+    return rnd
+
+
+def _card_table(rules: RuleSet) -> dict[Card, tuple[int, object, Power | None]]:
+    """Each distinct card's value, snap key and power under ``rules``."""
+    hit = _TABLES.get(id(rules))
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    if len(_TABLES) > 64:
+        _TABLES.clear()
+    by_value = rules.snap.match == "value"
+    table: dict[Card, tuple[int, object, Power | None]] = {}
+    for card in set(rules.deck.cards()):
+        value = rules.values.of(card)
+        table[card] = (value, value if by_value else card.rank, rules.powers.power_of(card))
+    _TABLES[id(rules)] = (rules, table)
+    return table
+
+
+def _step_fits(step: Step, kind: str, actor: int, places: Sequence[tuple[int, int]]) -> bool:
+    """Whether a power step could have produced a peek or swap the viewer saw."""
+    if step.action != kind:
+        return False
+    if kind == "peek":
+        owner = places[0][0]
+        if step.scope == "own":
+            return owner == actor
+        if step.scope == "other":
+            return owner != actor
+        return True
+    owners = [o for o, _ in places]
+    if step.scope == "own-other":
+        return owners.count(actor) == 1
+    if step.scope == "peeked-own":
+        return actor in owners
+    if step.scope == "peeked-other":
+        return owners.count(actor) <= 1
+    return True
+
+
+class _HiddenPower:
+    """Steps the viewer saw another player take with a card it drew but never showed."""
+
+    def __init__(self, actor: int) -> None:
+        self.actor = actor
+        self.steps: list[tuple[str, tuple[tuple[int, int], ...], bool]] = []
+        self.skipped = False
+        self.ended = False
+        self.name: str | None = None  # known while the power is under way
+
+    def allows(self, power: Power | None) -> bool:
+        if not self.steps and not self.skipped:
+            return True  # nothing seen: any card (a silent skip leaves no trace)
+        if power is None:
+            return False
+        k = len(self.steps)
+        if len(power.steps) < k + (1 if self.skipped or not self.ended else 0):
+            return False
+        if self.ended and not self.skipped and len(power.steps) != k:
+            return False
+        if self.name is not None and power.name != self.name:
+            return False
+        for step, (kind, places, seen) in zip(power.steps, self.steps, strict=False):
+            if not _step_fits(step, kind, self.actor, places):
+                return False
+            if kind == "swap" and step.seen != seen:
+                return False
+        return True
+
+
+class InfoSet:
+    """Everything one view says about the round, read once; :meth:`sample` draws rounds.
+
+    Reading the view walks its history and follows every card the viewer can place
+    (a *slot* per physical card, plus one per card of each recycled stock, whose order
+    nobody saw). Raises :class:`DeterminizeError` when the view cannot belong to a
+    round of ``rules`` and :class:`ValueError` for a round that is over (nothing is
+    hidden any more).
+    """
+
+    def __init__(self, view: PlayerView, rules: RuleSet) -> None:
+        if not isinstance(view, PlayerView):
+            raise TypeError(f"expected a PlayerView, got {view!r}")
+        if not isinstance(rules, RuleSet):
+            raise TypeError(f"expected a RuleSet, got {rules!r}")
+        if view.phase == "over":
+            raise ValueError("the round is over: every card is known, nothing to sample")
+        if not view.history or view.history[0].kind != EventKind.DEAL:
+            raise DeterminizeError(
+                "the view's history does not start at the deal (a round set up from a "
+                "written position?): determinize follows the cards from the deal"
+            )
+        self.view = view
+        self.rules = rules
+        self.players = n = view.players
+        self.proto = proto = _proto(rules, n)
+        if view.grid_size != proto._G:
+            raise DeterminizeError(f"the view's grids hold {view.grid_size} cards, not {proto._G}")
+        self._cards = _card_table(rules)
+        self._read(view, rules, proto)
+
+    # ------------------------------------------------------------------ reading
+    def _fail(self, k: int, why: str) -> DeterminizeError:
+        return DeterminizeError(f"history[{k}]: {why}")
+
+    def _read(self, view: PlayerView, rules: RuleSet, proto: Round) -> None:
+        n, me = self.players, view.player
+        G, P = proto._G, proto._P
+        N = len(proto.deck)
+        ALL = (1 << n) - 1
+        ME = 1 << me
+        draw_timing = rules.powers.timing == "draw"
+        snapping = rules.snap.when != "never"
+        choices = bool(proto._opening_choices)
+
+        slots = [list(range(p * G, (p + 1) * G)) + [-1] * (P - G) for p in range(n)]
+        discard = [n * G]
+        stock = list(range(N - 1, n * G, -1))
+        known = [0] * N
+        known[n * G] = ALL
+        fixed: list[Card | None] = [None] * N
+        pool_of = [0] * N
+        pools: list[list[int]] = [[]]  # pools[k]: the slots recycled into stock k (k >= 1)
+        refs: list[tuple[int, tuple[int, ...]]] = []  # events with cards: their slots
+        hidden: dict[int, _HiddenPower] = {}
+        drawn, from_stock = -1, False
+        phase = Phase.OPENING if choices else Phase.TURN
+        current = -1
+        power: Power | None = None
+        hp: _HiddenPower | None = None
+        power_card, step, peeked, after_drawn = -1, 0, 0, False
+        caller, final = -1, list[int]()
+        w_discarder, w_tried = -1, 0
+        snapper, give_target, give_return = -1, -1, Phase.TURN
+        repeek = 0
+        opening_seen: list[tuple[int, ...]] = [()] * n
+        starter = -1
+        recycles = 0
+        won = False  # the open window's discard was snapped already (snap.too_late)
+        penalty_of: dict[int, int] = {}  # penalty cards lying in grid positions
+        owed = 0  # players owed a call at their next turn (snap.empty_grid_calls)
+        snap_rules = rules.snap
+        call_last = rules.call.allowed and rules.call.timing == "end-of-turn"
+
+        def at(place: tuple[int, int], k: int) -> int:
+            o, pos = place
+            if not (0 <= o < n and 1 <= pos <= P) or slots[o][pos - 1] < 0:
+                raise self._fail(k, f"no card at P{o}:{pos}")
+            return slots[o][pos - 1]
+
+        def main_done() -> None:
+            nonlocal phase
+            # END_OF_TURN until an event says the turn ended (TURN, END, RECYCLE)
+            phase = Phase.END_OF_TURN if call_last else Phase.TURN
+
+        def end_power() -> None:
+            nonlocal power, hp, power_card, step, peeked, after_drawn, phase
+            was_drawn = after_drawn
+            power, power_card, step, peeked, after_drawn = None, -1, 0, 0, False
+            if hp is not None:
+                hp.ended = True
+                hp = None
+                phase = Phase.DRAWN
+            elif was_drawn:
+                phase = Phase.DRAWN
+            else:
+                main_done()
+
+        def advance() -> None:
+            nonlocal step
+            step += 1
+            if power is not None and step >= len(power.steps):
+                end_power()
+
+        def open_window(p: int) -> None:
+            nonlocal w_discarder, w_tried, won
+            if snapping:
+                w_discarder, w_tried, won = p, 0, False
+
+        def emptied(p: int) -> None:
+            nonlocal owed
+            if any(c >= 0 for c in slots[p]):
+                return
+            if (
+                snap_rules.empty_grid == "call"
+                and caller < 0
+                and snap_rules.empty_grid_calls == "next-turn"
+                and phase is not Phase.CLOSING
+            ):
+                owed |= 1 << p
+
+        for k, e in enumerate(view.history):
+            kind, p = e.kind, e.player
+            vars_: tuple[int, ...] = ()
+            if kind == EventKind.DEAL:
+                vars_ = (n * G,)
+            elif kind == EventKind.OPENING_PEEK:
+                vars_ = tuple(at(pl, k) for pl in e.positions)
+                for v in vars_:
+                    known[v] |= 1 << p
+                opening_seen[p] = tuple(pos for _, pos in e.positions)
+                if choices and starter < 0:
+                    starter = p
+            elif kind == EventKind.TURN:
+                if starter < 0:
+                    starter = p
+                if caller >= 0 and final:
+                    final.pop(0)
+                current, phase = p, Phase.TURN
+                owed &= ~(1 << p)
+            elif kind == EventKind.DRAW:
+                if not stock:
+                    raise self._fail(k, "a draw from an empty stock")
+                drawn = stock.pop()
+                from_stock = True
+                known[drawn] = 1 << p
+                vars_ = (drawn,)
+                phase = Phase.DRAWN
+                if draw_timing:
+                    card = e.cards[0] if e.cards else None
+                    if card is not None:
+                        pw = self._power_of(card, k)
+                        if pw is not None:
+                            power, power_card, step, peeked, after_drawn = pw, drawn, 0, 0, True
+                            phase = Phase.POWER
+                    else:
+                        hp = hidden[drawn] = _HiddenPower(p)
+            elif kind == EventKind.TAKE:
+                if not discard:
+                    raise self._fail(k, "a take from an empty discard pile")
+                drawn = discard.pop()
+                from_stock = False
+                known[drawn] = ALL
+                vars_ = (drawn,)
+                phase = Phase.TAKEN
+            elif kind in (EventKind.REPLACE, EventKind.DISCARD, EventKind.EXCHANGE) or (
+                kind == EventKind.FAILED_EXCHANGE
+            ):
+                if after_drawn or hp is not None:
+                    end_power()  # a power fired by the draw, declined without a word
+                if drawn < 0:
+                    raise self._fail(k, f"a {kind} without a card in hand")
+                if kind == EventKind.REPLACE:
+                    o, pos = e.positions[0]
+                    old = at(e.positions[0], k)
+                    slots[o][pos - 1] = drawn
+                    discard.append(old)
+                    known[old] = ALL
+                    penalty_of.pop(old, None)
+                    vars_ = (old,)
+                    open_window(p)
+                elif kind == EventKind.DISCARD:
+                    discard.append(drawn)
+                    known[drawn] = ALL
+                    vars_ = (drawn,)
+                    open_window(p)
+                elif kind == EventKind.EXCHANGE:
+                    vars_ = tuple(at(pl, k) for pl in e.positions)
+                    for (o, pos), v in zip(e.positions, vars_, strict=True):
+                        slots[o][pos - 1] = -1
+                        discard.append(v)
+                        known[v] = ALL
+                        penalty_of.pop(v, None)
+                    o, pos = e.positions[0]
+                    slots[o][pos - 1] = drawn
+                    open_window(p)
+                else:
+                    keep = len(e.positions) == len(e.cards)
+                    shown = e.positions[:-1] if keep else e.positions
+                    vars_ = (*(at(pl, k) for pl in shown), drawn)
+                    for v in vars_:
+                        known[v] = ALL
+                    if keep:
+                        o, pos = e.positions[-1]
+                        slots[o][pos - 1] = drawn
+                    else:
+                        discard.append(drawn)
+                        open_window(p)
+                drawn = -1
+                main_done()
+            elif kind == EventKind.POWER:
+                card = e.cards[0] if e.cards else None
+                if card is None or not discard:
+                    raise self._fail(k, "a power without its card on the discard pile")
+                power = self._power_of(card, k)
+                if power is None:
+                    raise self._fail(k, f"{card} grants no power on this table")
+                power_card, step, peeked, after_drawn = discard[-1], 0, 0, False
+                vars_ = (power_card,)
+                phase = Phase.POWER
+            elif kind == EventKind.PEEK:
+                v = at(e.positions[0], k)
+                known[v] |= 1 << p
+                vars_ = (v,)
+                if hp is not None:
+                    hp.steps.append(("peek", e.positions, False))
+                    phase = Phase.POWER
+                else:
+                    peeked += 1
+                    advance()
+            elif kind == EventKind.SWAP:
+                (oa, ia), (ob, ib) = e.positions
+                va, vb = at(e.positions[0], k), at(e.positions[1], k)
+                slots[oa][ia - 1], slots[ob][ib - 1] = vb, va
+                if oa != ob:
+                    penalty_of.pop(va, None)
+                    penalty_of.pop(vb, None)
+                seen = e.note == "seen"
+                if seen:
+                    known[va] |= 1 << p
+                    known[vb] |= 1 << p
+                    vars_ = (va, vb)
+                if hp is not None:
+                    hp.steps.append(("swap", e.positions, seen))
+                    phase = Phase.POWER
+                else:
+                    advance()
+            elif kind == EventKind.SKIP:
+                if hp is not None:
+                    hp.skipped = True
+                end_power()
+            elif kind in (EventKind.SNAP, EventKind.WRONG_SNAP):
+                vars_ = tuple(at(pl, k) for pl in e.positions)
+                w_tried |= 1 << p
+                if kind == EventKind.SNAP:
+                    for (o, pos), v in zip(e.positions, vars_, strict=True):
+                        slots[o][pos - 1] = -1
+                        discard.append(v)
+                        known[v] = ALL
+                        penalty_of.pop(v, None)
+                    if snap_rules.per_discard == "one" and snap_rules.too_late == "penalty":
+                        won = True
+                    owner = e.positions[0][0]
+                    if owner != p and any(c >= 0 for c in slots[p]):
+                        snapper = p
+                        give_target = owner * P + e.positions[0][1] - 1
+                        give_return = phase
+                        phase = Phase.GIVE
+                    else:
+                        emptied(owner)
+                else:
+                    bits = ALL
+                    if e.seen_by is not None:
+                        bits = 0
+                        for q in e.seen_by:
+                            bits |= 1 << q
+                    for v in vars_:
+                        known[v] |= bits
+            elif kind == EventKind.PENALTY:
+                if e.positions:
+                    if not stock:
+                        raise self._fail(k, "a penalty card from an empty stock")
+                    v = stock.pop()
+                    o, pos = e.positions[0]
+                    slots[o][pos - 1] = v
+                    known[v] = 0
+                    if snap_rules.penalty_position == "first-empty" and pos <= G:
+                        penalty_of[v] = o
+            elif kind == EventKind.GIVE:
+                (o1, i1), (o2, i2) = e.positions
+                v = at(e.positions[0], k)
+                slots[o1][i1 - 1] = -1
+                slots[o2][i2 - 1] = v
+                phase = give_return
+                snapper, give_target = -1, -1
+                emptied(o1)
+            elif kind == EventKind.CALL:
+                caller = p
+                final = self._final_queue(rules, p, current)
+            elif kind == EventKind.PASS:
+                pass  # the next TURN event ends the turn
+            elif kind == EventKind.RE_PEEK:
+                repeek |= 1 << p
+                vars_ = tuple(at(pl, k) for pl in e.positions)
+                for v in vars_:
+                    known[v] |= 1 << p
+            elif kind == EventKind.RECYCLE:
+                recycles += 1
+                top = discard.pop()
+                source, discard = discard, [top]
+                pools.append(source)
+                base = len(known)
+                stock = list(range(base, base + len(source)))
+                known.extend([0] * len(source))
+                fixed.extend([None] * len(source))
+                pool_of.extend([len(pools) - 1] * len(source))
+            elif kind == EventKind.END:
+                raise self._fail(k, "the round is over")
+            else:
+                raise self._fail(k, f"unknown event kind {kind!r}")
+            if e.cards:
+                if len(vars_) != len(e.cards):
+                    raise self._fail(k, f"a {kind} event with {len(e.cards)} cards")
+                refs.append((k, vars_))
+                for v, card in zip(vars_, e.cards, strict=True):
+                    if card is None:
+                        continue
+                    if card not in self._cards:
+                        raise self._fail(k, f"{card} is not in this table's deck")
+                    if fixed[v] is not None and fixed[v] != card:
+                        raise self._fail(k, f"{card} where {fixed[v]} was seen")
+                    fixed[v] = card
+
+        # the view's own record of the present settles what the history leaves open
+        vphase = _PHASES.get(view.phase)
+        if vphase is None:
+            raise DeterminizeError(f"unknown phase {view.phase!r}")
+        if view.current != current and current >= 0:
+            raise DeterminizeError("the view's current player disagrees with its history")
+        for o in range(n):
+            for i in range(P):
+                v = slots[o][i]
+                if (v >= 0) != view.present[o][i]:
+                    raise DeterminizeError(f"the history and the view disagree about P{o}:{i + 1}")
+                card = view.grids[o][i]
+                if card is not None:
+                    if not known[v] & ME or fixed[v] not in (None, card):
+                        raise DeterminizeError(f"the view shows {card} at P{o}:{i + 1} unseen")
+                    fixed[v] = card
+                elif v >= 0 and known[v] & ME:
+                    raise DeterminizeError(f"the view forgot a card at P{o}:{i + 1}")
+        if [c for c in (fixed[v] for v in discard)] != list(view.discard):
+            raise DeterminizeError("the history and the view disagree about the discard pile")
+        if len(stock) != view.stock_size:
+            raise DeterminizeError("the history and the view disagree about the stock")
+        if (drawn >= 0) != (view.holding is not None or view.holding_from_stock is not None):
+            raise DeterminizeError("the history and the view disagree about the held card")
+        if view.holding is not None:
+            fixed[drawn] = view.holding
+
+        self._N = N
+        self._slots = slots
+        self._discard = discard
+        self._stock = stock
+        self._known = known
+        self._fixed = fixed
+        self._pool_of = pool_of
+        self._pools = pools
+        self._refs = refs
+        self._drawn = drawn
+        self._from_stock = from_stock
+        self._phase = vphase
+        self._current = view.current
+        self._caller = -1 if view.caller is None else view.caller
+        self._final = final
+        self._w_discarder = w_discarder
+        self._w_tried = w_tried
+        self._snapper = snapper
+        self._give_target = give_target
+        self._give_return = give_return
+        self._repeek = repeek
+        self._opening_seen = opening_seen
+        self._starter = starter if starter >= 0 else (view.to_act or 0)
+        self._recycles = recycles
+        self._won = won
+        self._penalty_of = penalty_of
+        self._owed = owed
+        self._closing_reason = ""
+        if vphase is Phase.CLOSING:
+            cap = rules.turn.max_turns
+            if cap and sum(view.turns) >= cap:
+                self._closing_reason = "turn-cap"
+            elif view.caller is not None and not final:
+                self._closing_reason = "call"
+            else:
+                self._closing_reason = "stock"
+        self._peeked = [o * P + pos - 1 for o, pos in view.peeked]
+        self._power: Power | None = None
+        self._power_card = -1
+        self._step = 0
+        self._after_drawn = False
+        self._maybe_power = -1  # the held card of another, whose power may be under way
+        self._constraints: dict[int, _HiddenPower] = {}
+        if hp is not None and vphase is Phase.DRAWN:
+            hp.ended = True  # the power fired by the draw is over (or never started)
+        if vphase is Phase.POWER:
+            if hp is not None:
+                hp.name = view.power
+                self._power_card, self._step, self._after_drawn = drawn, len(hp.steps), True
+            else:
+                if power is None or view.power != power.name:
+                    raise DeterminizeError("the view's power disagrees with its history")
+                self._power, self._power_card, self._step = power, power_card, step
+                self._after_drawn = after_drawn
+        elif vphase is Phase.DRAWN and hp is not None and not hp.steps and not hp.skipped:
+            self._maybe_power = drawn  # a power not yet announced, or none
+        if vphase is Phase.OPENING:
+            self._pending = [(self._starter + j) % n for j in range(n)][
+                sum(1 for s in opening_seen if s) :
+            ]
+        else:
+            self._pending = []
+        for v, hpw in hidden.items():
+            if fixed[v] is None and (hpw.steps or hpw.skipped):
+                self._constraints[v] = hpw
+        # the viewer's own history is the view's: no need to rebuild it in a sample
+        self._history = view.history
+        self._prepare()
+
+    def _power_of(self, card: Card, k: int) -> Power | None:
+        entry = self._cards.get(card)
+        if entry is None:
+            raise self._fail(k, f"{card} is not in this table's deck")
+        return entry[2]
+
+    def _final_queue(self, rules: RuleSet, caller: int, current: int) -> list[int]:
+        """The final turns after a call, as :class:`~cambio.round.Round` plans them."""
+        n = self.players
+        order = [(current + k) % n for k in range(1, n + 1)]
+        others = [p for p in order if p != caller]
+        queue = [p for p in others if p != current] + others * (rules.call.final_turns - 1)
+        if rules.call.final_turns == 0:
+            queue = []
+        if rules.call.caller_final_turn:
+            queue.append(caller)
+        return queue
+
+    # ------------------------------------------------------------------ sampling
+    def _prepare(self) -> None:
+        """Work out once what every sample shares: the bags to draw from, the layout."""
+        faces = sorted(self._cards, key=lambda c: (c.rank, c.suit))
+        tid = {c: i for i, c in enumerate(faces)}
+        self._faces = faces
+        self._tval = [self._cards[c][0] for c in faces]
+        self._tkey = [self._cards[c][1] for c in faces]
+        self._tpow = [self._cards[c][2] for c in faces]
+        fixed = [-1 if c is None else tid[c] for c in self._fixed]
+        self._fixed_t = fixed
+        members: list[list[int]] = [[] for _ in self._pools]
+        for v, k in enumerate(self._pool_of):
+            members[k].append(v)
+        self._draws: list[tuple[list[int], list[int], list[int], list[int]]] = []
+        for k, group in enumerate(members):
+            bag = [0] * len(faces)
+            if k == 0:
+                for c in self.proto.deck:
+                    bag[tid[c]] += 1
+            else:
+                for v in self._pools[k]:
+                    if fixed[v] < 0:
+                        raise DeterminizeError("a recycled card that nobody saw")
+                    bag[fixed[v]] += 1
+            free: list[int] = []
+            for v in group:
+                t = fixed[v]
+                if t < 0:
+                    free.append(v)
+                elif bag[t] > 0:
+                    bag[t] -= 1
+                else:
+                    raise DeterminizeError(
+                        f"{faces[t]} is seen more often than the table's deck holds it"
+                    )
+            if sum(bag) != len(free):
+                raise DeterminizeError("the view's cards do not add up to the table's deck")
+            tied = [v for v in free if v in self._constraints]
+            loose = [v for v in free if v not in self._constraints]
+            rest = [t for t, m in enumerate(bag) for _ in range(m)]
+            self._draws.append((loose, tied, bag, rest))
+        self._fill = [(k, vs) for k, vs in self._refs if None in self._history[k].cards]
+        self._layout_fixed = self._layout(None) if len(self._pools) == 1 else None
+
+    def _assign(self, rng: random.Random) -> list[int]:
+        """A face (an index into the table's distinct cards) for every slot."""
+        assign = list(self._fixed_t)
+        for loose, tied, bag, whole in self._draws:
+            rest = whole[:]
+            if tied:
+                chosen = self._draw_tied(tied, bag, rng)
+                for v, t in zip(tied, chosen, strict=True):
+                    assign[v] = t
+                    rest.remove(t)
+            rng.shuffle(rest)
+            for v, t in zip(loose, rest, strict=True):
+                assign[v] = t
+        return assign
+
+    def _draw_tied(self, tied: list[int], bag: list[int], rng: random.Random) -> list[int]:
+        """Faces for the slots a hidden power constrains, uniform over the completions.
+
+        Each way to give the tied slots faces counts as many times as the bag holds
+        those faces (the rest of the bag fills the other slots in the same number of
+        ways whatever the tied slots took), so the ways are weighed by those counts.
+        """
+        tpow = self._tpow
+        fits = [
+            [t for t, m in enumerate(bag) if m > 0 and self._constraints[v].allows(tpow[t])]
+            for v in tied
+        ]
+        ways: list[tuple[int, tuple[int, ...]]] = []
+        left = list(bag)
+
+        def walk(i: int, weight: int, picked: tuple[int, ...]) -> None:
+            if len(ways) > 50_000:
+                return
+            if i == len(tied):
+                ways.append((weight, picked))
+                return
+            for t in fits[i]:
+                m = left[t]
+                if m > 0:
+                    left[t] = m - 1
+                    walk(i + 1, weight * m, (*picked, t))
+                    left[t] = m
+
+        walk(0, 1, ())
+        if not ways:
+            raise DeterminizeError("no card fits the powers the view saw used")
+        x = rng.randrange(sum(w for w, _ in ways))
+        for w, picked in ways:
+            if x < w:
+                return list(picked)
+            x -= w
+        return list(ways[-1][1])  # pragma: no cover - unreachable
+
+    def _layout(
+        self, phys: list[int] | None
+    ) -> tuple[list[list[int]], list[int], list[int], list[int], int, int]:
+        """Grids, piles, knowledge, held card and power card as physical card numbers."""
+        N = self._N
+        kv = self._known
+        known = [0] * N
+        if phys is None:
+            slots = [row[:] for row in self._slots]
+            discard = self._discard[:]
+            stock = self._stock[:]
+            for row in slots:
+                for v in row:
+                    if v >= 0:
+                        known[v] = kv[v]
+            for v in discard:
+                known[v] = kv[v]
+            if self._drawn >= 0:
+                known[self._drawn] = kv[self._drawn]
+            return slots, discard, stock, known, self._drawn, self._power_card
+        slots = []
+        for row in self._slots:
+            out = []
+            for v in row:
+                if v >= 0:
+                    out.append(phys[v])
+                    known[phys[v]] = kv[v]
+                else:
+                    out.append(-1)
+            slots.append(out)
+        for v in self._discard:
+            known[phys[v]] = kv[v]
+        drawn = self._drawn
+        if drawn >= 0:
+            known[phys[drawn]] = kv[drawn]
+        pc = self._power_card
+        return (
+            slots,
+            [phys[v] for v in self._discard],
+            [phys[v] for v in self._stock],
+            known,
+            phys[drawn] if drawn >= 0 else -1,
+            phys[pc] if pc >= 0 else -1,
+        )
+
+    def sample(self, rng: random.Random) -> Round:
+        """One round drawn uniformly from those the view cannot tell apart."""
+        assign = self._assign(rng)
+        N = self._N
+        phys: list[int] | None = None
+        if self._layout_fixed is not None:
+            slots, discard, stock, known, drawn, power_card = self._layout_fixed
+            slots = [row[:] for row in slots]
+            discard, stock, known = discard[:], stock[:], known[:]
+        else:
+            # a slot of a recycled stock takes the place of a recycled card with the
+            # same face (cards with equal faces are interchangeable)
+            phys = list(range(len(assign)))
+            for k in range(1, len(self._pools)):
+                spare: dict[int, list[int]] = {}
+                for v in self._pools[k]:
+                    spare.setdefault(assign[v], []).append(phys[v])
+                for v, kk in enumerate(self._pool_of):
+                    if kk == k:
+                        phys[v] = spare[assign[v]].pop()
+            slots, discard, stock, known, drawn, power_card = self._layout(phys)
+        deck = assign[:N]
+        faces, tpow = self._faces, self._tpow
+        d = dict(self.proto.__dict__)
+        d["seed"] = rng.randrange(2**63)
+        d["starter"] = self._starter
+        d["dealer"] = (self._starter - 1) % self.players
+        d["deck"] = tuple([faces[t] for t in deck])
+        d["_value"] = [self._tval[t] for t in deck]
+        d["_key"] = [self._tkey[t] for t in deck]
+        d["_power"] = [tpow[t] for t in deck]
+        d["_slots"] = slots
+        d["_discard"] = discard
+        d["_stock"] = stock
+        d["_known"] = known
+        phase, power, step = self._phase, self._power, self._step
+        after_drawn = self._after_drawn
+        held = self._drawn
+        if phase is Phase.POWER and power is None:
+            # another player's power fired by a draw, under way: its card says which
+            power = tpow[assign[held]]
+        elif self._maybe_power >= 0:
+            maybe = tpow[assign[held]]
+            if maybe is not None:  # fired by the draw, not announced yet
+                phase, power, power_card, step, after_drawn = Phase.POWER, maybe, drawn, 0, True
+        d["_phase"] = phase
+        d["_current"] = self._current
+        d["_drawn"] = drawn
+        d["_from_stock"] = self._from_stock if drawn >= 0 else False
+        d["_power_now"] = power
+        d["_power_card"] = power_card if power is not None else -1
+        d["_step"] = step if power is not None else 0
+        d["_peeked"] = list(self._peeked) if power is not None else []
+        d["_after_power_drawn"] = after_drawn if power is not None else False
+        d["_caller"] = self._caller
+        d["_final"] = list(self._final)
+        d["_window_open"] = self.view.window_open
+        d["_window_discarder"] = self._w_discarder
+        d["_window_tried"] = self._w_tried
+        d["_snapper"] = self._snapper if phase is Phase.GIVE else -1
+        d["_give_target"] = self._give_target if phase is Phase.GIVE else -1
+        d["_give_return"] = self._give_return if phase is Phase.GIVE else Phase.TURN
+        d["_turns"] = list(self.view.turns)
+        d["_total_turns"] = sum(self.view.turns)
+        d["_repeek_used"] = self._repeek
+        d["_opening_seen"] = list(self._opening_seen)
+        d["_pending"] = list(self._pending)
+        d["_recycles"] = self._recycles
+        d["_window_won"] = self._won and self.view.window_open
+        d["_closing_reason"] = self._closing_reason
+        d["_penalty_of"] = {
+            (v if phys is None else phys[v]): o for v, o in self._penalty_of.items()
+        }
+        d["_calls_owed"] = self._owed
+        d["_result"] = None
+        events = list(self._history)
+        make = tuple.__new__
+        for k, vars_ in self._fill:
+            e = events[k]
+            cards = tuple([faces[assign[v]] for v in vars_])
+            events[k] = make(Event, (e.kind, e.player, e.positions, cards, e.seen_by, e.note))
+        d["_events"] = events
+        histories: list[tuple[Event, ...]] = [() for _ in range(self.players)]
+        histories[self.view.player] = self._history
+        d["_histories"] = histories
+        d["_actions"] = []
+        d["_legal_cache"] = {}
+        rnd = object.__new__(Round)
+        rnd.__dict__.update(d)
+        return rnd
+
+
+def determinize(view: PlayerView, rules: RuleSet, rng: random.Random) -> Round:
+    """A round drawn at random among those ``view.player`` cannot tell from the real one.
+
+    See the module documentation for what is kept and what is drawn. For many samples
+    of one view, build an :class:`InfoSet` once and call its :meth:`InfoSet.sample`.
+    """
+    return InfoSet(view, rules).sample(rng)
