@@ -96,7 +96,11 @@ def power_steps(draw: st.DrawFn) -> tuple[Step, ...]:
 
 @st.composite
 def _deck(draw: st.DrawFn) -> tuple[list[str], set[str], DeckRules, int]:
-    """Deck composition (one copy): ranks in deck order, suitless ranks, rules, size."""
+    """Deck composition (one copy): ranks in deck order, suitless ranks, rules, size.
+
+    A custom deck may name a rank with a count of 0: the deck does not hold it (it needs
+    no value, and no power or combination may name it).
+    """
     if draw(st.integers(0, 3)) == 0:
         custom = draw(st.dictionaries(custom_rank_names, st.integers(0, 6), min_size=1, max_size=6))
         if sum(custom.values()) == 0:
@@ -164,11 +168,14 @@ def rulesets(draw: st.DrawFn) -> RuleSet:
         custom=deck.custom,
     )
 
+    held = list(deck.rank_names())
     values_for = st.integers(-20, 30)
-    rank_values = {name: draw(values_for) for name in names}
+    rank_values = {name: draw(values_for) for name in held}
+    if draw(st.booleans()):  # a value for a rank named with a count of 0 is unused
+        rank_values.update({name: draw(values_for) for name in names})
     if draw(st.booleans()):  # a value for a rank this deck lacks is harmless
         rank_values.update(draw(st.dictionaries(custom_rank_names, values_for, max_size=2)))
-    suited = [n for n in names if n not in suitless]
+    suited = [n for n in held if n not in suitless]
     colour_table = st.dictionaries(st.sampled_from(suited), values_for) if suited else st.just({})
     values = ValueRules(rank=rank_values, red=draw(colour_table), black=draw(colour_table))
 
@@ -188,7 +195,7 @@ def rulesets(draw: st.DrawFn) -> RuleSet:
         timing=draw(_lit(PowerRules, "timing")),
         optional=draw(st.booleans()),
         swapped_out=draw(st.booleans()),
-        table=draw(_powers(names, suitless)),
+        table=draw(_powers(held, suitless)),
     )
     snap = SnapRules(
         when=draw(_lit(SnapRules, "when")),
@@ -215,8 +222,10 @@ def rulesets(draw: st.DrawFn) -> RuleSet:
     )
     combination = None
     if draw(st.booleans()):
+        stock = [c.rank for c in deck.cards()]  # each rank as often as the deck holds it
+        picked = draw(st.lists(st.integers(0, len(stock) - 1), min_size=1, max_size=4, unique=True))
         combination = CombinationRules(
-            ranks=tuple(draw(st.lists(st.sampled_from(names), min_size=1, max_size=4))),
+            ranks=tuple(stock[i] for i in picked),
             holder=draw(st.integers(-50, 50)),
             others=draw(st.integers(-50, 100)),
         )

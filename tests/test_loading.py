@@ -17,7 +17,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 import cambio
-from cambio import Problem, RuleSet, RuleSetError, check_rules, load_ruleset
+from cambio import Problem, Round, RuleSet, RuleSetError, check_rules, load_ruleset
 from cambio.loading import (
     ruleset_from_dict,
     ruleset_from_toml,
@@ -228,14 +228,73 @@ def test_an_unknown_key_does_not_hide_semantic_problems() -> None:
 # --------------------------------------------------------------------------- semantic checks
 
 
-def test_power_on_a_rank_the_deck_lacks() -> None:
-    found = paths_of(
-        '[deck]\nranks = ["A", "2", "3", "4", "5", "6", "7", "8"]\n'
-        "[values]\nred = {}\n"
-        '[[powers.table]]\nranks = ["7", "Q"]\nsteps = [{ action = "peek", scope = "own" }]\n'
+def _rank_entry(kind: str, rank: str) -> dict[str, Any]:
+    """One entry of ``kind`` that names ``rank``, as a (partial) table."""
+    peek = {"action": "peek", "scope": "own"}
+    return {
+        "value": {"values": {"rank": {rank: 4}}},
+        "colour override": {"values": {"red": {rank: -1}}},
+        "power": {"powers": {"table": [{"ranks": [rank], "steps": [peek]}]}},
+        "combination": {"scoring": {"combination": {"ranks": [rank], "others": 5}}},
+    }[kind]
+
+
+ABSENT: dict[str, tuple[str, dict[str, Any]]] = {
+    "left out of deck.ranks": ("Q", {"deck": {"ranks": ["A", "2", "3", "4", "5", "6", "7"]}}),
+    "a custom count of 0": (
+        "X",
+        {
+            "deck": {"custom": {"1": 30, "X": 0}},
+            "values": {"rank": {"1": 1}},
+            "powers": {"table": []},
+        },
+    ),
+    "jokers = 0": ("Joker", {"deck": {"jokers": 0}}),
+}
+"""Decks that hold no card of a rank they know (a custom count of 0 included), and the rank."""
+
+RANK_ENTRIES = ("value", "colour override", "power", "combination")
+
+
+@pytest.mark.parametrize("deck", sorted(ABSENT))
+@pytest.mark.parametrize("kind", RANK_ENTRIES)
+def test_an_entry_for_a_rank_the_deck_does_not_hold_is_unused(deck: str, kind: str) -> None:
+    """Every kind of entry on every kind of absent rank is judged alike: accepted, unused."""
+    rank, table = ABSENT[deck]
+    entry = _rank_entry(kind, rank)
+    for section, body in entry.items():
+        for key, value in body.items():
+            old = table.setdefault(section, {}).get(key)
+            merged = {**old, **value} if isinstance(old, dict) else value
+            table = {**table, section: {**table[section], key: merged}}
+    rules = ruleset_from_toml(tomli_w.dumps({"extends": "practice", **table}))
+    assert rank not in rules.deck.rank_names()
+    assert all(card.rank != rank for card in Round(rules, 2, seed=3).deck)
+
+
+@pytest.mark.parametrize("kind", RANK_ENTRIES[1:])
+def test_an_entry_for_no_rank_at_all_is_refused(kind: str) -> None:
+    """A name the deck does not hold and values.rank does not know is a typo."""
+    found = paths_of(tomli_w.dumps(_rank_entry(kind, "q")))
+    assert len(found) == 1
+    (message,) = found.values()
+    assert message == "no such rank 'q': not a rank of this deck and not in values.rank"
+
+
+def test_an_inherited_entry_that_no_longer_fits_names_the_childs_file(tmp_path: Path) -> None:
+    """The child's deck makes the parent's red king impossible: the child is named."""
+    child = write(
+        tmp_path,
+        "child.toml",
+        'extends = "practice"\n[deck]\ncustom = { K = 8, "0" = 40 }\n[values.rank]\n"0" = 0\n',
     )
-    assert set(found) == {"powers.table[0].ranks[1]"}
-    assert "holds no 'Q'" in found["powers.table[0].ranks[1]"]
+    with pytest.raises(RuleSetError) as info:
+        load_ruleset(child)
+    found = {p.path: p for p in info.value.problems}
+    assert set(found) == {"values.red.K", "powers.table[3].ranks[0]"}
+    for problem in found.values():
+        assert problem.source == str(child)
+        assert "inherited from" in problem.message and "practice.toml" in problem.message
 
 
 def test_opening_peeks_more_than_positions() -> None:
@@ -597,7 +656,9 @@ def dotted(at: tuple[Any, ...]) -> str:
         if isinstance(key, int):
             out += f"[{key}]"
         else:
-            text = key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else json.dumps(key)
+            text = (
+                key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else json.dumps(key, ensure_ascii=False)
+            )
             out += ("." if out else "") + text
     return out
 

@@ -42,7 +42,7 @@ import json
 import os
 import re
 import sys
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import date, datetime, time
 from pathlib import Path
 from typing import Any, Literal, cast, get_args, get_origin
@@ -166,8 +166,8 @@ def load_ruleset(name_or_path: str | os.PathLike[str]) -> RuleSet:
     else:
         name = str(name_or_path)
         layer = _named_layer(name, Problem(name, "", ""))
-    table, origin, label = _resolve(layer, ())
-    return _build(table, origin, label)
+    table, origin, lineage = _resolve(layer, ())
+    return _build(table, origin, lineage)
 
 
 def ruleset_from_toml(
@@ -183,8 +183,8 @@ def ruleset_from_toml(
     raw = _parse_toml(text, source)
     folder = Path(base) if base is not None else Path.cwd()
     layer = _TextLayer(raw, source, folder)
-    table, origin, label = _resolve(layer, ())
-    return _build(table, origin, label)
+    table, origin, lineage = _resolve(layer, ())
+    return _build(table, origin, lineage)
 
 
 def ruleset_from_dict(data: Mapping[str, Any], source: str = "<dict>") -> RuleSet:
@@ -198,7 +198,7 @@ def ruleset_from_dict(data: Mapping[str, Any], source: str = "<dict>") -> RuleSe
     """
     if not isinstance(data, Mapping):
         raise RuleSetError([Problem(source, "", f"expected a table, found {_found(data)}")])
-    return _build(dict(data), {}, source)
+    return _build(dict(data), {}, (source,))
 
 
 def ruleset_to_dict(rules: RuleSet) -> dict[str, Any]:
@@ -384,13 +384,15 @@ _Origin = dict[tuple[str, ...], str]
 
 def _resolve(
     layer: _Layer, chain: tuple[tuple[str, str], ...]
-) -> tuple[dict[str, Any], _Origin, str]:
-    """The merged raw table of ``layer`` and its ancestors, who set each key, and its label."""
+) -> tuple[dict[str, Any], _Origin, tuple[str, ...]]:
+    """The merged raw table of ``layer`` and its ancestors, who set each key, and the
+    labels of the files from ``layer`` (first) up to its furthest ancestor."""
     raw, label, default_name = _read_layer(layer)
     ident = _identity(layer)
     chain = (*chain, (ident, label))
     own = dict(raw)
     spec = own.pop("extends", None)
+    ancestors: tuple[str, ...] = ()
     if spec is None:
         table: dict[str, Any] = {}
         origin: _Origin = {}
@@ -406,8 +408,8 @@ def _resolve(
             raise RuleSetError(
                 [Problem(label, "extends", f"profiles extend each other in a cycle: {names}")]
             )
-        table, origin, parent_label = _resolve(parent, chain)
-        parent_name = table.get("name", parent_label)
+        table, origin, ancestors = _resolve(parent, chain)
+        parent_name = table.get("name", ancestors[0])
         if "summary" not in own:
             changed = ", ".join(sorted(_leaf_paths(own) - {"name"})) or "nothing"
             table["summary"] = f"{parent_name} with changes to: {changed}"
@@ -417,7 +419,7 @@ def _resolve(
     elif "name" not in own:
         table.pop("name", None)
     _merge_into(table, own, origin, label, ())
-    return table, origin, label
+    return table, origin, (label, *ancestors)
 
 
 def _layer_label(layer: _Layer) -> str:
@@ -745,8 +747,43 @@ def _copy_tables(value: Any) -> Any:
     return value
 
 
-def _build(table: dict[str, Any], origin: _Origin, label: str) -> RuleSet:
-    """Structure strictly, then check the rules; raise every problem found at once."""
+def _setter(path: _KeyPath, origin: _Origin) -> str | None:
+    """The file that set the key at ``path`` (or a table holding it), if any did."""
+    keys = _table_keys(path)
+    while keys:
+        if keys in origin:
+            return origin[keys]
+        keys = keys[:-1]
+    return None
+
+
+def _blame(where: str, origin: _Origin, lineage: Sequence[str]) -> tuple[str, str]:
+    """The file to name for a semantic problem at ``where``, and a note when the entry
+    itself comes from another file.
+
+    A problem belongs to the most derived file that set anything it reads: when a child
+    changes the deck so that an entry it inherits no longer fits, the child is named
+    (and the note says where the entry was written), not the parent.
+    """
+    label = lineage[0]
+    own = _setter(_split_dotted(where), origin) or label
+    depth = {name: i for i, name in reversed(list(enumerate(lineage)))}
+    setters = [own]
+    for read in _reads(where):
+        setter = _setter(_split_dotted(read), origin)
+        if setter is not None:
+            setters.append(setter)
+    source = min(setters, key=lambda name: depth.get(name, len(lineage)))
+    note = "" if source == own else f" (this entry is inherited from {own})"
+    return source, note
+
+
+def _build(table: dict[str, Any], origin: _Origin, lineage: Sequence[str]) -> RuleSet:
+    """Structure strictly, then check the rules; raise every problem found at once.
+
+    ``lineage`` names the file read first and then each file it extends, in order.
+    """
+    label = lineage[0]
     problems: list[Problem] = []
     broken: set[str] = set()
     rules: RuleSet | None = None
@@ -776,8 +813,8 @@ def _build(table: dict[str, Any], origin: _Origin, label: str) -> RuleSet:
         for where, message in check_rules(rules):
             if any(_related(read, bad) for read in _reads(where) for bad in broken):
                 continue
-            source = _source_of(_split_dotted(where), origin, label)
-            problems.append(Problem(source, where, message))
+            source, note = _blame(where, origin, lineage)
+            problems.append(Problem(source, where, message + note))
     if problems:
         raise RuleSetError(problems)
     assert rules is not None

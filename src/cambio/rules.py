@@ -110,10 +110,13 @@ class DeckRules:
         )
 
     def rank_names(self) -> tuple[str, ...]:
-        """Every rank this deck contains, in deck order."""
+        """Every rank this deck holds at least one card of, in deck order.
+
+        A custom rank with a count of 0 is not in the deck.
+        """
         if self.custom:
-            return tuple(self.custom)
-        return self.ranks + ((JOKER,) if self.jokers else ())
+            return tuple(rank for rank, count in self.custom.items() if count > 0)
+        return self.ranks + ((JOKER,) if self.jokers > 0 else ())
 
 
 @attrs.frozen
@@ -437,6 +440,17 @@ def _problems(r: RuleSet) -> Iterator[tuple[str, str]]:
         yield "deck", f"expected at most {MAX_CARDS} cards in all, got {n_cards}"
     ranks_in_deck = set(d.rank_names())
     suitless = set(d.custom) if d.custom else {JOKER}
+    # A rank the deck holds no card of (left out of deck.ranks, a custom count of 0, no
+    # jokers) is absent. Every entry naming an absent rank -- a value, a colour override,
+    # a power, a combination -- is judged alike: accepted and unused (a child table
+    # cannot delete the entries it inherits). A name that is no rank of the deck's kind
+    # (a standard rank or the joker; a key of deck.custom) and has no value in
+    # values.rank is no rank at all, most likely a typo, and is refused.
+    kind = set(d.custom) if d.custom else {*STANDARD_RANKS, JOKER}
+    known = kind | set(r.values.rank)
+
+    def unknown(rank: str) -> str:
+        return f"no such rank {rank!r}: not a rank of this deck and not in values.rank"
 
     # values
     for rank in sorted(ranks_in_deck):
@@ -444,9 +458,9 @@ def _problems(r: RuleSet) -> Iterator[tuple[str, str]]:
             yield "values.rank", f"the deck holds {rank!r} but it has no value"
     for table in ("red", "black"):
         for rank in getattr(r.values, table):
-            if rank not in ranks_in_deck:
-                yield f"values.{table}.{rank}", f"the deck holds no {rank!r}"
-            elif rank in suitless:
+            if rank not in known:
+                yield f"values.{table}.{rank}", unknown(rank)
+            elif rank in ranks_in_deck and rank in suitless:
                 yield f"values.{table}.{rank}", f"{rank!r} has no suit, so it is never {table}"
 
     # grid and opening peek
@@ -497,9 +511,9 @@ def _problems(r: RuleSet) -> Iterator[tuple[str, str]]:
         if not power.ranks:
             yield f"{base}.ranks", "expected at least one rank"
         for j, rank in enumerate(power.ranks):
-            if rank not in ranks_in_deck:
-                yield f"{base}.ranks[{j}]", f"the deck holds no {rank!r}, so this power never fires"
-            elif rank in suitless and power.colour != "any":
+            if rank not in known:
+                yield f"{base}.ranks[{j}]", unknown(rank)
+            elif rank in ranks_in_deck and rank in suitless and power.colour != "any":
                 yield (
                     f"{base}.ranks[{j}]",
                     f"{rank!r} has no suit, so a {power.colour} power never fires on it",
@@ -560,8 +574,8 @@ def _problems(r: RuleSet) -> Iterator[tuple[str, str]]:
         if not combo.ranks:
             yield "scoring.combination.ranks", "expected at least one rank"
         for i, rank in enumerate(combo.ranks):
-            if rank not in ranks_in_deck:
-                yield f"scoring.combination.ranks[{i}]", f"the deck holds no {rank!r}"
+            if rank not in known:
+                yield f"scoring.combination.ranks[{i}]", unknown(rank)
 
     # match
     m = r.match
