@@ -27,7 +27,14 @@ file's, key by key for tables, while arrays and single values are replaced whole
 child can change one card value (``[values.rank]`` with ``K = 0``) but cannot delete a
 key its parent set. A child is named after its own file unless it sets ``name``; one
 that sets no ``summary`` gets one that names its parent and the keys it changes. A
-problem is reported against the file that set the offending key.
+problem is reported against the file that set the offending key (or, when a child's
+change makes an inherited entry wrong, against the child).
+
+``extends`` is confined, because a rule file may come from a stranger: a parent path
+must lie inside the folder of the file that extends it (compared after resolving ``..``
+and symbolic links), or inside a folder the caller allows with ``search_path``. Any
+other path is refused before it is read, so no error can quote a file outside those
+folders. At most :data:`MAX_EXTENDS` files may stand above the one loaded.
 
 A RuleSet written with :func:`ruleset_to_toml` (or :func:`ruleset_to_dict`) and read back
 is equal to the original:
@@ -38,6 +45,7 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -73,6 +81,7 @@ else:  # pragma: no cover
     import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
 
 __all__ = [
+    "MAX_EXTENDS",
     "available_variants",
     "load_ruleset",
     "ruleset_from_dict",
@@ -144,13 +153,20 @@ def _looks_like_path(text: str) -> bool:
     return text.endswith(".toml") or any(sep in text for sep in separators)
 
 
-def load_ruleset(name_or_path: str | os.PathLike[str]) -> RuleSet:
+_Folders = Sequence[str | os.PathLike[str]]
+
+
+def load_ruleset(name_or_path: str | os.PathLike[str], *, search_path: _Folders = ()) -> RuleSet:
     """Load a bundled profile by name (``"practice"``) or a TOML file by path.
 
     A ``str`` that ends in ``.toml`` or holds a path separator, and any
     :class:`os.PathLike`, is a path; any other string is a bundled name (see
     :func:`available_variants`). A profile that does not set ``name`` is named after its
     file. Every mistake raises :class:`~cambio.errors.RuleSetError`, and only that.
+
+    A file's ``extends`` may name a bundled profile or a file inside the file's own
+    folder; ``search_path`` lists further folders whose files may be extended (a
+    relative ``extends`` path is looked up in the file's folder, then in each of them).
 
     >>> load_ruleset("penalty").scoring.tie_break
     ('not-caller', 'lower-cards', 'share')
@@ -166,25 +182,43 @@ def load_ruleset(name_or_path: str | os.PathLike[str]) -> RuleSet:
     else:
         name = str(name_or_path)
         layer = _named_layer(name, Problem(name, "", ""))
-    table, origin, lineage = _resolve(layer, ())
+    table, origin, lineage = _resolve(layer, (), _folders(search_path))
     return _build(table, origin, lineage)
 
 
 def ruleset_from_toml(
-    text: str, source: str = "<string>", *, base: str | os.PathLike[str] | None = None
+    text: str,
+    source: str = "<string>",
+    *,
+    base: str | os.PathLike[str] | None = None,
+    search_path: _Folders = (),
 ) -> RuleSet:
     """Read a RuleSet from TOML text; ``source`` names it in error messages.
 
-    An ``extends`` path is relative to ``base`` (default: the current directory).
+    The text may extend a bundled profile. It may extend a file only inside ``base`` (the
+    folder the text stands for; an ``extends`` path is relative to it) or inside a folder
+    of ``search_path``: text with neither extends no file at all.
 
     >>> ruleset_from_toml('extends = "practice"\\n[call]\\npenalty = 10\\n').call.penalty
     10
     """
     raw = _parse_toml(text, source)
-    folder = Path(base) if base is not None else Path.cwd()
-    layer = _TextLayer(raw, source, folder)
-    table, origin, lineage = _resolve(layer, ())
+    layer = _TextLayer(raw, source, Path(base) if base is not None else None)
+    table, origin, lineage = _resolve(layer, (), _folders(search_path))
     return _build(table, origin, lineage)
+
+
+def _folders(search_path: _Folders) -> tuple[Path, ...]:
+    """The allowed extra folders, resolved (a single path is one folder, not letters)."""
+    if isinstance(search_path, (str, os.PathLike)):
+        search_path = [search_path]
+    out: list[Path] = []
+    for folder in search_path:
+        try:
+            out.append(Path(os.fspath(folder)).resolve())
+        except (OSError, RuntimeError, TypeError, ValueError):
+            continue  # a folder that cannot be resolved allows nothing
+    return tuple(out)
 
 
 def ruleset_from_dict(data: Mapping[str, Any], source: str = "<dict>") -> RuleSet:
@@ -309,7 +343,7 @@ class _BundledLayer:
 class _TextLayer:
     raw: dict[str, Any]
     label: str
-    folder: Path
+    folder: Path | None  # None: text that stands for no folder
 
 
 _Layer = _FileLayer | _BundledLayer | _TextLayer
@@ -360,33 +394,73 @@ def _read_layer(layer: _Layer) -> tuple[dict[str, Any], str, str]:
     return layer.raw, layer.label, ""
 
 
-def _parent_layer(spec: str, child: _Layer, label: str) -> _Layer:
+def _inside(path: Path, folders: Sequence[Path]) -> bool:
+    """Whether ``path``, with ``..`` and symbolic links resolved, lies inside a folder."""
+    try:
+        real = path.resolve()
+    except (OSError, RuntimeError, ValueError):  # a link loop, an unreadable part
+        return False
+    return any(real.is_relative_to(folder) for folder in folders)
+
+
+def _parent_layer(spec: str, child: _Layer, label: str, allowed: tuple[Path, ...]) -> _Layer:
+    """The layer ``extends = spec`` names, confined to the child's folder and ``allowed``."""
     if not _looks_like_path(spec):
         return _named_layer(spec, Problem(label, "extends", ""))
-    if isinstance(child, _FileLayer):
-        folder = child.path.parent
-    elif isinstance(child, _TextLayer):
-        folder = child.folder
-    else:  # pragma: no cover - only inside a zipped install
+    if isinstance(child, _BundledLayer):  # pragma: no cover - only inside a zipped install
         entry = _variants_dir().joinpath(*spec.split("/"))
         return _BundledLayer(entry, spec.removesuffix(".toml"))
-    path = folder / spec
-    if not path.is_file():
-        what = "is a directory" if path.is_dir() else "does not exist"
-        raise RuleSetError(
-            [Problem(label, "extends", f"the parent file {json.dumps(spec)} ({path}) {what}")]
+    own = child.path.parent if isinstance(child, _FileLayer) else child.folder
+    roots: list[Path] = []
+    if own is not None:
+        with contextlib.suppress(OSError, RuntimeError, ValueError):
+            roots.append(own.resolve())
+    roots += [folder for folder in allowed if folder not in roots]
+
+    def fail(message: str) -> RuleSetError:
+        return RuleSetError([Problem(label, "extends", message)])
+
+    if "\x00" in spec:
+        raise fail("expected a profile name or a .toml path, found a NUL character")
+    if Path(spec).is_absolute():
+        candidates = [Path(spec)]
+    else:  # the child's folder first, then each allowed folder
+        candidates = [base / spec for base in ([own] if own is not None else []) + list(allowed)]
+    inside = [path for path in candidates if _inside(path, roots)]
+    for path in inside:
+        if path.is_file():
+            return _FileLayer(path, str(path))
+    if not inside:
+        where = f"the folder of this file ({own})" if own is not None else "no folder"
+        extra = ", ".join(str(folder) for folder in allowed)
+        raise fail(
+            f"the parent file {json.dumps(spec)} lies outside {where}"
+            + (f" and outside the allowed folders ({extra})" if extra else "")
+            + "; extend a bundled profile or a file inside the folder, or allow another "
+            "folder with search_path (cambio validate --allow-dir)"
         )
-    return _FileLayer(path, str(path))
+    path = inside[0]
+    what = "is a directory" if path.is_dir() else "does not exist"
+    raise fail(f"the parent file {json.dumps(spec)} ({path}) {what}")
 
 
 _Origin = dict[tuple[str, ...], str]
 
 
+MAX_EXTENDS = 8
+"""The most files that may stand above a loaded one in a chain of ``extends`` (a real
+table needs one or two: a house table on a bundled profile that extends another)."""
+
+
 def _resolve(
-    layer: _Layer, chain: tuple[tuple[str, str], ...]
+    layer: _Layer, chain: tuple[tuple[str, str], ...], allowed: tuple[Path, ...]
 ) -> tuple[dict[str, Any], _Origin, tuple[str, ...]]:
     """The merged raw table of ``layer`` and its ancestors, who set each key, and the
-    labels of the files from ``layer`` (first) up to its furthest ancestor."""
+    labels of the files from ``layer`` (first) up to its furthest ancestor.
+
+    ``chain`` holds the identity and label of every file below this one; ``allowed`` the
+    extra folders a parent file may lie in.
+    """
     raw, label, default_name = _read_layer(layer)
     ident = _identity(layer)
     chain = (*chain, (ident, label))
@@ -401,14 +475,21 @@ def _resolve(
             expected = "expected a string (a profile name or a .toml path)"
             problem = Problem(label, "extends", f"{expected}, found {_found(spec)}")
             raise RuleSetError([problem])
-        parent = _parent_layer(spec, layer, label)
+        parent = _parent_layer(spec, layer, label, allowed)
         parent_ident = _identity(parent)
         if any(parent_ident == seen for seen, _ in chain):
             names = " -> ".join([*(lbl for _, lbl in chain), _layer_label(parent)])
             raise RuleSetError(
                 [Problem(label, "extends", f"profiles extend each other in a cycle: {names}")]
             )
-        table, origin, ancestors = _resolve(parent, chain)
+        if len(chain) > MAX_EXTENDS:
+            first = chain[0][1]
+            message = (
+                f"more than {MAX_EXTENDS} files extend one another above {first} "
+                f"(at most {MAX_EXTENDS} parents, grandparents and so on are allowed)"
+            )
+            raise RuleSetError([Problem(label, "extends", message)])
+        table, origin, ancestors = _resolve(parent, chain, allowed)
         parent_name = table.get("name", ancestors[0])
         if "summary" not in own:
             changed = ", ".join(sorted(_leaf_paths(own) - {"name"})) or "nothing"
