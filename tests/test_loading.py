@@ -796,3 +796,129 @@ def test_a_syntax_error_at_the_end_of_the_file_still_names_line_and_column(tmp_p
     with pytest.raises(RuleSetError) as err:
         load_ruleset(path)
     assert "line 3, column 1" in str(err.value)
+
+
+# --------------------------------------------------------------------------- extends confinement
+
+SECRET = "TOP_SECRET_VALUE_1234"
+"""Content of a file outside the allowed folders: no error may quote it."""
+
+
+def _outside_file(tmp_path: Path) -> Path:
+    """A readable TOML file outside the folder ``tmp_path / "tables"``: a record that
+    would pass the loader, so only confinement can refuse it."""
+    secret = write(
+        tmp_path, "private/secret.toml", f'name = "{SECRET}"\n[players]\nmax = "{SECRET}"\n'
+    )
+    (tmp_path / "tables").mkdir()
+    return secret
+
+
+def _refused(child: Path, **kwargs: Any) -> Problem:
+    with pytest.raises(RuleSetError) as info:
+        load_ruleset(child, **kwargs)
+    (problem,) = info.value.problems
+    assert SECRET not in str(info.value)
+    assert (problem.source, problem.path) == (str(child), "extends")
+    assert "outside" in problem.message
+    return problem
+
+
+def test_extends_an_absolute_path_outside_the_folder_is_refused(tmp_path: Path) -> None:
+    secret = _outside_file(tmp_path)
+    child = write(tmp_path, "tables/child.toml", f'extends = "{secret}"\n')
+    _refused(child)
+
+
+def test_extends_a_dotdot_escape_is_refused(tmp_path: Path) -> None:
+    _outside_file(tmp_path)
+    child = write(tmp_path, "tables/child.toml", 'extends = "../private/secret.toml"\n')
+    _refused(child)
+    # a path that leaves and comes back in stays inside: allowed
+    write(tmp_path, "tables/base.toml", 'extends = "snap"\n')
+    ok = write(tmp_path, "tables/ok.toml", 'extends = "../tables/base.toml"\n')
+    assert load_ruleset(ok).snap == load_ruleset("snap").snap
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="no symbolic links here")
+def test_extends_a_symlink_escape_is_refused(tmp_path: Path) -> None:
+    secret = _outside_file(tmp_path)
+    link = tmp_path / "tables" / "link.toml"
+    folder_link = tmp_path / "tables" / "elsewhere"
+    try:
+        link.symlink_to(secret)
+        folder_link.symlink_to(secret.parent, target_is_directory=True)
+    except OSError:  # pragma: no cover - links not permitted
+        pytest.skip("cannot create symbolic links")
+    for spec in ("link.toml", "elsewhere/secret.toml"):
+        child = write(tmp_path, "tables/child.toml", f'extends = "{spec}"\n')
+        _refused(child)
+
+
+@pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="no /proc here")
+@pytest.mark.parametrize("spec", ["/proc/self/environ", "../../../../../../proc/self/environ"])
+def test_extends_proc_self_environ_is_refused(tmp_path: Path, spec: str) -> None:
+    (tmp_path / "tables").mkdir()
+    child = write(tmp_path, "tables/child.toml", f'extends = "{spec}"\n')
+    problem = _refused(child)
+    environ = Path("/proc/self/environ").read_bytes().split(b"\0")
+    for entry in environ:
+        value = entry.partition(b"=")[2].decode("utf-8", "replace")
+        assert len(value) < 6 or value not in problem.message
+
+
+def test_extends_text_without_a_folder_reaches_no_file(tmp_path: Path) -> None:
+    write(tmp_path, "base.toml", 'extends = "snap"\n')
+    for spec in ("base.toml", str(tmp_path / "base.toml")):
+        with pytest.raises(RuleSetError) as info:
+            ruleset_from_toml(f'extends = "{spec}"\n')
+        (problem,) = info.value.problems
+        assert problem.path == "extends" and "outside" in problem.message
+    assert ruleset_from_toml('extends = "base.toml"\n', base=tmp_path).snap.when != "never"
+    assert ruleset_from_toml('extends = "base.toml"\n', search_path=[tmp_path]).name == "custom"
+
+
+def test_extends_outside_the_folder_is_allowed_through_search_path(tmp_path: Path) -> None:
+    secret = _outside_file(tmp_path)
+    secret.write_text('extends = "penalty"\n[call]\npenalty = 9\n', encoding="utf-8")
+    absolute = write(tmp_path, "tables/a.toml", f'extends = "{secret}"\n')
+    dotdot = write(tmp_path, "tables/b.toml", 'extends = "../private/secret.toml"\n')
+    by_name = write(tmp_path, "tables/c.toml", 'extends = "secret.toml"\n')
+    for child in (absolute, dotdot):
+        _refused(child)
+    with pytest.raises(RuleSetError, match="does not exist"):
+        load_ruleset(by_name)  # looked up in its own folder only
+    for child in (absolute, dotdot, by_name):
+        rules = load_ruleset(child, search_path=[secret.parent])
+        assert rules.call.penalty == 9
+        assert load_ruleset(child, search_path=str(secret.parent)).call.penalty == 9
+    # allowing one folder allows nothing beside it
+    other = write(tmp_path, "other/x.toml", 'extends = "snap"\n')
+    child = write(tmp_path, "tables/d.toml", f'extends = "{other}"\n')
+    _refused(child, search_path=[secret.parent])
+
+
+def test_a_parent_inside_the_folder_is_confined_to_its_own_folder(tmp_path: Path) -> None:
+    """Each file's extends is judged from its own folder: sub/p.toml may not climb out."""
+    _outside_file(tmp_path)
+    write(tmp_path, "tables/sub/p.toml", 'extends = "../../private/secret.toml"\n')
+    child = write(tmp_path, "tables/child.toml", 'extends = "sub/p.toml"\n')
+    with pytest.raises(RuleSetError) as info:
+        load_ruleset(child)
+    (problem,) = info.value.problems
+    assert SECRET not in str(info.value)
+    assert problem.source.endswith("p.toml") and "outside" in problem.message
+
+
+def test_an_extends_chain_longer_than_the_limit_is_refused(tmp_path: Path) -> None:
+    limit = cambio.loading.MAX_EXTENDS
+    for i in range(limit + 1):
+        write(tmp_path, f"t{i}.toml", f'extends = "t{i + 1}.toml"\n')
+    write(tmp_path, f"t{limit + 1}.toml", 'extends = "practice"\n')
+    with pytest.raises(RuleSetError) as info:
+        load_ruleset(tmp_path / "t0.toml")
+    (problem,) = info.value.problems
+    assert (problem.source, problem.path) == (str(tmp_path / "t0.toml"), "extends")
+    # exactly the limit of files above t0 (the last of them practice) is fine
+    write(tmp_path, f"t{limit - 1}.toml", 'extends = "practice"\n')
+    assert load_ruleset(tmp_path / "t0.toml").name == "t0"

@@ -82,7 +82,10 @@ NOTES: dict[str, str] = {
         "Not a RuleSet field but an instruction to the loader: start from this profile "
         '(a bundled name such as `"practice"`, or a path ending in `.toml`, relative to '
         "this file) and change only what this file sets. Tables merge key by key; "
-        "arrays and single values replace the parent's whole."
+        "arrays and single values replace the parent's whole. A path must lead inside "
+        "this file's folder (after `..` and links are resolved) or a folder the caller "
+        "allows (`search_path`, `cambio validate --allow-dir`); at most 8 files may "
+        "stand above the one loaded."
     ),
     "name": (
         "The table's name, shown by `cambio variants`, the quick reference and "

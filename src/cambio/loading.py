@@ -483,12 +483,11 @@ def _resolve(
                 [Problem(label, "extends", f"profiles extend each other in a cycle: {names}")]
             )
         if len(chain) > MAX_EXTENDS:
-            first = chain[0][1]
             message = (
-                f"more than {MAX_EXTENDS} files extend one another above {first} "
-                f"(at most {MAX_EXTENDS} parents, grandparents and so on are allowed)"
+                f"more than {MAX_EXTENDS} files stand above this one in its chain of extends "
+                f"(at most {MAX_EXTENDS} allowed; the chain was cut at {label})"
             )
-            raise RuleSetError([Problem(label, "extends", message)])
+            raise RuleSetError([Problem(chain[0][1], "extends", message)])
         table, origin, ancestors = _resolve(parent, chain, allowed)
         parent_name = table.get("name", ancestors[0])
         if "summary" not in own:
