@@ -67,7 +67,7 @@ from cattrs.gen import make_dict_structure_fn
 from cattrs.preconf.tomllib import TomllibConverter, make_converter
 
 from .errors import Problem, RuleSetError
-from .rules import RuleSet, check_rules
+from .rules import MAX_EXTENDS, RuleSet, check_rules
 
 if sys.version_info >= (3, 11):
     from importlib.resources import files
@@ -445,11 +445,6 @@ def _parent_layer(spec: str, child: _Layer, label: str, allowed: tuple[Path, ...
 
 
 _Origin = dict[tuple[str, ...], str]
-
-
-MAX_EXTENDS = 8
-"""The most files that may stand above a loaded one in a chain of ``extends`` (a real
-table needs one or two: a house table on a bundled profile that extends another)."""
 
 
 def _resolve(
