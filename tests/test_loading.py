@@ -922,3 +922,15 @@ def test_an_extends_chain_longer_than_the_limit_is_refused(tmp_path: Path) -> No
     # exactly the limit of files above t0 (the last of them practice) is fine
     write(tmp_path, f"t{limit - 1}.toml", 'extends = "practice"\n')
     assert load_ruleset(tmp_path / "t0.toml").name == "t0"
+
+
+@pytest.mark.parametrize(
+    "spec", ["a" * 5000 + ".toml", "x/" * 3000 + "a.toml", "/", "a.toml/", "sub/../" * 9 + "b.toml"]
+)
+def test_extends_odd_paths_are_one_problem_each(tmp_path: Path, spec: str) -> None:
+    child = write(tmp_path, "child.toml", f'extends = "{spec}"\n')
+    with pytest.raises(RuleSetError) as info:
+        load_ruleset(child)
+    (problem,) = info.value.problems
+    assert (problem.source, problem.path) == (str(child), "extends")
+    assert len(problem.message) < 400

@@ -427,21 +427,25 @@ def _parent_layer(spec: str, child: _Layer, label: str, allowed: tuple[Path, ...
     else:  # the child's folder first, then each allowed folder
         candidates = [base / spec for base in ([own] if own is not None else []) + list(allowed)]
     inside = [path for path in candidates if _inside(path, roots)]
+    shown = json.dumps(spec if len(spec) <= 80 else spec[:77] + "...", ensure_ascii=False)
     for path in inside:
-        if path.is_file():
-            return _FileLayer(path, str(path))
+        try:
+            if path.is_file():
+                return _FileLayer(path, str(path))
+        except OSError as exc:  # a name too long, a folder that cannot be searched
+            raise fail(f"the parent file {shown} cannot be read: {exc.strerror}") from None
     if not inside:
         where = f"the folder of this file ({own})" if own is not None else "no folder"
         extra = ", ".join(str(folder) for folder in allowed)
         raise fail(
-            f"the parent file {json.dumps(spec)} lies outside {where}"
+            f"the parent file {shown} lies outside {where}"
             + (f" and outside the allowed folders ({extra})" if extra else "")
             + "; extend a bundled profile or a file inside the folder, or allow another "
             "folder with search_path (cambio validate --allow-dir)"
         )
     path = inside[0]
     what = "is a directory" if path.is_dir() else "does not exist"
-    raise fail(f"the parent file {json.dumps(spec)} ({path}) {what}")
+    raise fail(f"the parent file {shown} ({path}) {what}")
 
 
 _Origin = dict[tuple[str, ...], str]
