@@ -56,7 +56,7 @@ def test_every_bundled_profile_is_far_below_every_ceiling() -> None:
         rules = cambio.load_ruleset(name)
         costs = table_costs(rules)
         assert costs.action_space * 100 < MAX_ACTION_SPACE, name
-        assert costs.legal_actions * 40 < MAX_LEGAL_ACTIONS, name
+        assert costs.legal_actions * 30 < MAX_LEGAL_ACTIONS, name
         assert rules.players.max * 2 <= MAX_PLAYERS and rules.grid.max_positions < MAX_GRID
 
 

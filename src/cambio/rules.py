@@ -155,7 +155,7 @@ LIMITS: tuple[Limit, ...] = (
         "(legal actions)",
         MAX_LEGAL_ACTIONS,
         "legal actions offered by one decision, at most",
-        "321 to 1,129 (a swap of any two cards at 6 players)",
+        "321 to 1,424 (a swap of any two cards at 6 players, with snaps)",
     ),
 )
 """Every ceiling a table must keep, with what real tables use: each lies well above
@@ -487,8 +487,8 @@ def table_costs(rules: RuleSet) -> Costs:
         "turn.exchange_equal": masks if exchange else 0,
         "snap.several": masks if several else 0,
     }
-    heaviest = max(turn, key=lambda key: turn[key])  # the part of a turn that weighs most
-    options = {"opening.count": openings, heaviest: sum(turn.values())}
+    # each kind of decision, by the parts that make up its legal actions
+    decisions: list[dict[str, int]] = [{"opening.count": openings}, turn]
     for i, power in enumerate(rules.powers.table):
         for k, step in enumerate(power.steps):
             if step.action == "peek":
@@ -499,9 +499,17 @@ def table_costs(rules: RuleSet) -> Costs:
                 count = slots * (slots - 1) // 2
             else:
                 count = slots
-            options[f"powers.table[{i}].steps[{k}].scope"] = count + 1
-    largest = max(options, key=lambda key: options[key])
-    return Costs(space, options[largest], largest)
+            # a skip, and the actor's own snaps if a window is open during the power
+            decisions.append(
+                {
+                    f"powers.table[{i}].steps[{k}].scope": count + 1,
+                    "grid.extra": snap_singles,
+                    "snap.several": turn["snap.several"],
+                }
+            )
+    biggest = max(decisions, key=lambda parts: sum(parts.values()))
+    largest = max(biggest, key=lambda key: biggest[key])  # the part that weighs most
+    return Costs(space, sum(biggest.values()), largest)
 
 
 def _opening_choices(o: OpeningRules) -> int:
