@@ -430,18 +430,18 @@ def _parent_layer(spec: str, child: _Layer, label: str, allowed: tuple[Path, ...
     shown = json.dumps(spec if len(spec) <= 80 else spec[:77] + "...", ensure_ascii=False)
     for path in inside:
         try:
-            if path.is_file():
-                return _FileLayer(path, str(path))
+            if path.is_file():  # read the very file that was checked, not a link to it
+                return _FileLayer(path.resolve(), str(path))
         except OSError as exc:  # a name too long, a folder that cannot be searched
             raise fail(f"the parent file {shown} cannot be read: {exc.strerror}") from None
     if not inside:
-        where = f"the folder of this file ({own})" if own is not None else "no folder"
-        extra = ", ".join(str(folder) for folder in allowed)
+        where = [f"the folder of this file ({own})"] if own is not None else []
+        where += [f"the allowed folder {folder}" for folder in allowed]
         raise fail(
-            f"the parent file {shown} lies outside {where}"
-            + (f" and outside the allowed folders ({extra})" if extra else "")
-            + "; extend a bundled profile or a file inside the folder, or allow another "
-            "folder with search_path (cambio validate --allow-dir)"
+            f"the parent file {shown} lies outside "
+            + (" and ".join(where) if where else "every allowed folder (none was given)")
+            + "; extend a bundled profile or a file inside the file's folder, or allow "
+            "another folder with search_path (cambio validate --allow-dir)"
         )
     path = inside[0]
     what = "is a directory" if path.is_dir() else "does not exist"
