@@ -152,6 +152,11 @@ def test_the_limits_are_documented() -> None:
     assert MAX_OPENING_CHOICES and MAX_GRID  # the constants the table is built from
 
 
+def test_table_costs_refuses_a_table_past_the_size_ceilings() -> None:
+    with pytest.raises(ValueError, match=r"grid\.extra"):
+        table_costs(OVER["grid.extra"])  # 2 ** 10**9 ids: refused, not computed
+
+
 def test_space_size_is_the_size_of_the_action_space() -> None:
     for players, positions, openings, exchange, several in [
         (2, 8, 0, False, False),
@@ -195,7 +200,8 @@ def test_every_table_the_validator_accepts_near_the_ceilings_plays_to_the_end(
     rules: RuleSet, seed: int
 ) -> None:
     found = problems(rules)
-    costs = table_costs(rules) if rules.players.max <= MAX_PLAYERS else None
+    sized = rules.players.max <= MAX_PLAYERS and rules.grid.max_positions <= MAX_GRID + MAX_EXTRA
+    costs = table_costs(rules) if sized else None
     over = (
         rules.players.max > MAX_PLAYERS
         or rules.grid.size > MAX_GRID

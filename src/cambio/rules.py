@@ -460,8 +460,9 @@ class Costs:
 def table_costs(rules: RuleSet) -> Costs:
     """The action space and the most legal actions per decision of ``rules``.
 
-    Only meaningful for a table within the single-key ceilings (``players.max``,
-    ``grid.rows``, ``grid.extra``); :func:`check_rules` checks those first.
+    The table must keep the single-key ceilings on ``players.max``, ``grid.rows`` and
+    ``grid.extra`` (:func:`check_rules` checks those first); beyond them this raises
+    :class:`ValueError` rather than compute numbers of millions of digits.
 
     >>> costs = table_costs(RuleSet())
     >>> costs.action_space, costs.legal_actions
@@ -471,6 +472,8 @@ def table_costs(rules: RuleSet) -> Costs:
 
     n = max(1, rules.players.max)
     pos = max(0, rules.grid.size) + max(0, rules.grid.extra)
+    if n > MAX_PLAYERS or len(rules.grid.rows) > MAX_GRID or pos > MAX_GRID + MAX_EXTRA:
+        raise ValueError("table_costs needs players.max, grid.rows and grid.extra in bounds")
     slots = n * pos
     openings = _opening_choices(rules.opening)
     exchange = rules.turn.exchange_equal
