@@ -57,7 +57,15 @@ __all__ = [
 ]
 
 PEEK_SCOPES = ("own", "other", "any")
-SWAP_SCOPES = ("own-other", "any-two", "peeked-pair", "peeked-any", "peeked-own", "peeked-other")
+SWAP_SCOPES = (
+    "own-other",
+    "any-two",
+    "peeked-pair",
+    "peeked-any",
+    "peeked-own",
+    "peeked-other",
+    "other-other",
+)
 TIE_BREAKS: tuple[str, ...] = get_args(TieBreak)
 
 
@@ -85,7 +93,7 @@ def power_steps(draw: st.DrawFn) -> tuple[Step, ...]:
             steps.append(Step("peek", draw(st.sampled_from(PEEK_SCOPES)), draw(st.booleans())))
             peeks += 1
             continue
-        scopes = ["own-other", "any-two"]
+        scopes = ["own-other", "any-two", "other-other"]
         if peeks >= 1:
             scopes += ["peeked-any", "peeked-own", "peeked-other"]
         if peeks >= 2:
@@ -208,12 +216,16 @@ def rulesets(draw: st.DrawFn) -> RuleSet:
         exchange_failure=draw(_lit(TurnRules, "exchange_failure")),
         max_turns=draw(st.integers(0, 200)),
     )
+    swapped_out = draw(st.booleans())
     powers = PowerRules(
         timing=draw(_lit(PowerRules, "timing")),
         optional=draw(st.booleans()),
-        swapped_out=draw(st.booleans()),
+        swapped_out=swapped_out,
+        swapped_out_from=draw(_lit(PowerRules, "swapped_out_from")) if swapped_out else "any",
         table=draw(_powers(held, suitless)),
     )
+    per_discard = draw(_lit(SnapRules, "per_discard"))
+    empty_grid = draw(_lit(SnapRules, "empty_grid"))
     snap = SnapRules(
         when=draw(_lit(SnapRules, "when")),
         targets=draw(_lit(SnapRules, "targets")),
@@ -222,8 +234,17 @@ def rulesets(draw: st.DrawFn) -> RuleSet:
         penalty_cards=draw(st.integers(0, 3)),
         penalty_peekable=draw(st.booleans()),
         wrong_seen_by=draw(_lit(SnapRules, "wrong_seen_by")),
+        wrong_other_seen_by=draw(_lit(SnapRules, "wrong_other_seen_by")),
+        wrong_shown=draw(_lit(SnapRules, "wrong_shown")),
         arbitration=draw(_lit(SnapRules, "arbitration")),
-        empty_grid=draw(_lit(SnapRules, "empty_grid")),
+        per_discard=per_discard,
+        too_late=draw(_lit(SnapRules, "too_late")) if per_discard == "one" else "void",
+        last_discard=draw(st.booleans()),
+        penalty_position=draw(_lit(SnapRules, "penalty_position")),
+        empty_grid=empty_grid,
+        empty_grid_calls=(
+            draw(_lit(SnapRules, "empty_grid_calls")) if empty_grid == "call" else "at-once"
+        ),
     )
     call = CallRules(
         allowed=draw(st.booleans()),
@@ -246,10 +267,15 @@ def rulesets(draw: st.DrawFn) -> RuleSet:
             holder=draw(st.integers(-50, 50)),
             others=draw(st.integers(-50, 100)),
         )
+    placement: dict[str, tuple[int, ...]] = {}
+    for seats in draw(st.lists(st.integers(low, high), unique=True, max_size=3)):
+        places = draw(st.lists(st.integers(-10, 10), max_size=seats))
+        placement[str(seats)] = tuple(places)
     scoring = ScoringRules(
         winner_scores_zero=draw(st.booleans()),
         tie_break=tuple(draw(st.lists(st.sampled_from(TIE_BREAKS), max_size=5))),
         combination=combination,
+        placement=placement,
     )
     end = draw(_lit(MatchRules, "end"))
     match = MatchRules(

@@ -112,3 +112,73 @@ def test_house_rule_is_a_valid_table() -> None:
     assert rules.name == "kitchen-table"
     assert rules.values.red["K"] == -2
     assert rules.call.penalty == 5
+
+
+def test_club_table_is_valid_and_plays() -> None:
+    """The club table of examples/ builds on snap with the newer settings, and a match under
+    it plays to the end with the bots, through the command line as well."""
+    import cambio
+    from cambio.bots import MemoryBot
+
+    rules = cambio.load_ruleset(EXAMPLES / "club_table.toml")
+    snap = cambio.load_ruleset("snap")
+    assert rules.name == "the-tuesday-club"
+    assert rules.values.red == {} and snap.values.red == {"K": -1}
+    assert rules.powers.power_of(cambio.Card("K", "S")) is None
+    assert rules.powers.power_of(cambio.Card("Q", "S")) == snap.powers.power_of(
+        cambio.Card("Q", "S")
+    )
+    assert (rules.snap.per_discard, rules.snap.last_discard) == ("each", True)
+    assert rules.scoring.placement["4"] == (-5, -2, 0, 0)
+    assert rules.match.starter == "last-winner"
+
+    for seed in range(3):
+        m = cambio.Match(rules, 4, seed=seed)
+        bots = [MemoryBot() for _ in range(4)]
+        for seat, bot in enumerate(bots):
+            bot.reset(seat, rules, seed)
+        steps = 0
+        while not m.is_over and steps < 20_000:
+            steps += 1
+            for seat in m.reactors:
+                view = m.view(seat).round
+                assert view is not None
+                snap_action = bots[seat].react(view, m.legal_actions(seat, kind="snap"))
+                if snap_action is not None and m.can_apply(snap_action):
+                    m.apply(snap_action)
+                    break
+            else:
+                who = m.to_act
+                assert who is not None
+                view = m.view(who).round
+                assert view is not None
+                m.apply(bots[who].act(view, m.legal_actions(who)))
+        result = m.result
+        assert result is not None, "the club's match did not end"
+        for record in result.rounds:
+            # every round scored as the public scoring function scores its final hands,
+            # placement bonuses included
+            res = record.result
+            hands = []
+            for hand in res.hands:
+                row: list[cambio.Card | None] = [None] * max((h.position for h in hand), default=0)
+                for h in hand:
+                    row[h.position - 1] = h.card
+                hands.append(row)
+            again = cambio.score_hands(rules, hands, caller=res.caller, reason=res.reason)
+            assert again == res
+        assert cambio.Match.from_json(m.to_json()) == m
+
+    report = cambio.simulate(rules, 3, ["memory", "random", "memory"], games=30, seed=4)
+    assert report.games == 30
+
+    proc = subprocess.run(
+        [sys.executable, "-m", "cambio", "validate", str(EXAMPLES / "club_table.toml")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 0 and "ok" in proc.stdout

@@ -668,6 +668,7 @@ def _record_tables(node: Any, at: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]
     found: list[tuple[Any, ...]] = []
     if isinstance(node, dict):
         free = len(at) == 2 and at[0] in ("values", "deck") and at[1] in _FREE_FORM
+        free = free or at == ("scoring", "placement")  # keyed by player count
         if not free:
             found.append(at)
         for key, sub in node.items():

@@ -127,6 +127,17 @@ def oracle(
                 score = score + rules.call.penalty
         team_scores.append(score)
 
+    # placement bonuses by the number of players: places by team total, counted as the
+    # number of strictly lower totals; a caller tied with others takes the better place
+    bonuses = rules.scoring.placement.get(str(players), ())
+    for t in range(len(teams)):
+        place = sum(1 for u in range(len(teams)) if team_totals[u] < team_totals[t])
+        tied_with_caller = caller_team is not None and t != caller_team
+        if tied_with_caller and team_totals[caller_team] == team_totals[t]:
+            place += 1
+        if place < len(bonuses):
+            team_scores[t] += bonuses[place]
+
     # the combination: the first seat whose hand is exactly the combination's ranks
     combination = None
     combo = rules.scoring.combination

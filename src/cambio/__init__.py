@@ -5,7 +5,7 @@ from __future__ import annotations
 from .actions import Action, ActionKind, ActionSpace
 from .cards import Card
 from .errors import IllegalActionError, Problem, RuleSetError, SaveError
-from .events import Event
+from .events import Event, EventKind
 from .loading import (
     available_variants,
     load_ruleset,
@@ -18,7 +18,7 @@ from .loading import (
 from .match import Match, MatchResult, MatchView, RoundRecord
 from .round import Phase, Round
 from .rules import RuleSet, check_rules
-from .scoring import HandCard, RoundResult
+from .scoring import HandCard, RoundResult, score_hands
 from .simulate import SimulationReport, simulate
 from .views import PlayerView
 
@@ -28,6 +28,7 @@ __all__ = [
     "ActionSpace",
     "Card",
     "Event",
+    "EventKind",
     "HandCard",
     "Match",
     "MatchResult",
@@ -50,6 +51,7 @@ __all__ = [
     "ruleset_from_toml",
     "ruleset_to_dict",
     "ruleset_to_toml",
+    "score_hands",
     "simulate",
     "variant_summaries",
 ]

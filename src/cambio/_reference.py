@@ -362,7 +362,8 @@ def _type_text(tp: Any) -> str:
     if origin is tuple:
         return "array"
     if origin is dict:
-        return f"table of {_type_text(args[1])}s"
+        inner = _type_text(args[1])
+        return f"table of {inner}" if inner.startswith("array") else f"table of {inner}s"
     return str(tp)  # pragma: no cover - a type this page does not know yet
 
 

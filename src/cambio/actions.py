@@ -16,11 +16,11 @@ from __future__ import annotations
 import enum
 import functools
 import itertools
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import attrs
 
-__all__ = ["Action", "ActionKind", "ActionSpace", "space_size"]
+__all__ = ["Action", "ActionKind", "ActionSpace", "kinds_wanted", "space_size"]
 
 Slot = tuple[int, int]
 """A place on the table: ``(owner seat, position from 1)``."""
@@ -384,6 +384,29 @@ def _check_shape(action: object) -> None:
     for pos in positions:
         if type(pos) is not tuple or len(pos) != 2 or not all(type(x) is int for x in pos):
             raise ValueError(f"position {pos!r} is not an (owner, position) pair of whole numbers")
+
+
+def kinds_wanted(
+    kind: ActionKind | str | Iterable[ActionKind | str] | None,
+) -> frozenset[ActionKind] | None:
+    """The action kinds a ``kind=`` filter asks for (``None``: every kind).
+
+    A kind is an :class:`ActionKind` or its text; several may be given in any iterable.
+
+    >>> sorted(k.value for k in kinds_wanted(["snap", ActionKind.DRAW]))
+    ['draw', 'snap']
+    """
+    if kind is None:
+        return None
+    items = [kind] if isinstance(kind, (str, ActionKind)) else list(kind)
+    out = set()
+    for item in items:
+        try:
+            out.add(ActionKind(item))
+        except ValueError:
+            words = ", ".join(k.value for k in ActionKind)
+            raise ValueError(f"unknown action kind {item!r}; expected one of: {words}") from None
+    return frozenset(out)
 
 
 @functools.lru_cache(maxsize=64)

@@ -15,6 +15,7 @@ player did not see replaced by ``None``.
 
 from __future__ import annotations
 
+import enum
 from typing import NamedTuple
 
 from .cards import Card
@@ -22,8 +23,17 @@ from .cards import Card
 __all__ = ["Event", "EventKind"]
 
 
-class EventKind:
-    """The names of event kinds (plain strings, so logs stay readable)."""
+class EventKind(str, enum.Enum):
+    """What an event records: an enum like :class:`~cambio.actions.ActionKind`.
+
+    Each member is also its string (``EventKind.DRAW == "draw"``), so code that compares
+    an event's kind with the plain text still works, and logs and saves stay readable.
+
+    >>> EventKind.WRONG_SNAP == "wrong-snap", str(EventKind.WRONG_SNAP)
+    (True, 'wrong-snap')
+    >>> EventKind("draw") is EventKind.DRAW
+    True
+    """
 
     DEAL = "deal"
     OPENING_PEEK = "opening-peek"
@@ -48,6 +58,12 @@ class EventKind:
     RECYCLE = "recycle"
     END = "end"
 
+    def __str__(self) -> str:
+        return self.value
+
+    def __format__(self, spec: str) -> str:
+        return format(self.value, spec)
+
 
 class Event(NamedTuple):
     """One thing that happened in a round (an immutable record).
@@ -59,6 +75,7 @@ class Event(NamedTuple):
     """
 
     kind: str
+    """An :class:`EventKind` (a match event: a ``MatchEventKind``); both are strings."""
     player: int = -1
     positions: tuple[tuple[int, int], ...] = ()
     cards: tuple[Card | None, ...] = ()

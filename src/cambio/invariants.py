@@ -211,6 +211,35 @@ def _problems(r: Round) -> Iterator[tuple[str, str]]:
         yield "give_return", "expected the number of a turn phase (1 to 5)"
         return
 
+    if not 0 <= r._calls_owed <= ALL:
+        yield "calls_owed", f"expected player bits from 0 to {ALL}, found {r._calls_owed}"
+        return
+    if r._calls_owed and rules.snap.empty_grid != "call":
+        yield "calls_owed", "only a table where an emptied grid calls owes calls"
+        return
+    closing = r.phase is Phase.CLOSING
+    reasons = ("stock", "turn-cap", "call")
+    if closing and r._closing_reason not in reasons:
+        yield (
+            "closing_reason",
+            f"expected 'stock', 'turn-cap' or 'call', found {r._closing_reason!r}",
+        )
+        return
+    stale = r._closing_reason not in reasons or r.phase is not Phase.OVER
+    if r._closing_reason and stale and not closing:
+        yield (
+            "closing_reason",
+            f"expected '' before the round closes, found {r._closing_reason!r}",
+        )
+        return
+    if closing and not rules.snap.last_discard:
+        yield "phase", "this table scores the last discard at once (no closing phase)"
+        return
+    for c, owner in r._penalty_of.items():
+        if not _seat(owner, n, none_ok=False) or c not in r._slots[owner]:
+            yield "penalty_of", f"card {c} is no penalty card in seat {owner}'s grid"
+            return
+
     # --- opening -------------------------------------------------------------------
     opening = rules.opening
     choices = r._opening_choices

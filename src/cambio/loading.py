@@ -25,16 +25,43 @@ A file may start with ``extends = "parent"`` (a bundled name, or a path ending i
 ``.toml`` or holding a ``/``, relative to the file): the parent's table is merged with the
 file's, key by key for tables, while arrays and single values are replaced whole. So a
 child can change one card value (``[values.rank]`` with ``K = 0``) but cannot delete a
-key its parent set. A child is named after its own file unless it sets ``name``; one
-that sets no ``summary`` gets one that names its parent and the keys it changes. A
-problem is reported against the file that set the offending key (or, when a child's
-change makes an inherited entry wrong, against the child).
+key its parent set, except through ``remove`` (below). A child is named after its own
+file unless it sets ``name``; one that sets no ``summary`` gets one that names its parent
+and the keys it changes. A problem is reported against the file that set the offending
+key (or, when a child's change makes an inherited entry wrong, against the child).
 
 ``extends`` is confined, because a rule file may come from a stranger: a parent path
 must lie inside the folder of the file that extends it (compared after resolving ``..``
 and symbolic links), or inside a folder the caller allows with ``search_path``. Any
 other path is refused before it is read, so no error can quote a file outside those
 folders. At most :data:`MAX_EXTENDS` files may stand above the one loaded.
+
+Removing an inherited entry
+---------------------------
+A ``[remove]`` table takes entries out of what the file inherits (its parent's table,
+or the defaults when it extends nothing). It mirrors the RuleSet's shape, and each leaf
+lists what to take out of the value at that path:
+
+* a table of values (``values.rank``, ``values.red``, ``values.black``,
+  ``deck.custom``, ``scoring.placement``): the keys to delete;
+* an array of words or numbers (``scoring.tie_break``, ``deck.ranks``,
+  ``opening.positions``, ``scoring.combination.ranks``, ...): the entries to delete
+  (every copy);
+* ``powers.table``: ranks whose power is dropped (an entry left with no rank goes);
+* an optional table (``scoring.combination``): ``true`` drops it.
+
+Removal comes before the file's own keys, so a file may remove a power and add another.
+Removing something that is not there is a problem reported at ``remove.<path>``.
+
+>>> rules = ruleset_from_toml('''
+... extends = "penalty"
+... [remove]
+... values.red = ["K"]
+... powers.table = ["K"]
+... scoring.tie_break = ["lower-cards"]
+... ''')
+>>> rules.values.red, rules.scoring.tie_break, [p.ranks for p in rules.powers.table][-1]
+({}, ('not-caller', 'share'), ('J', 'Q'))
 
 A RuleSet written with :func:`ruleset_to_toml` (or :func:`ruleset_to_dict`) and read back
 is equal to the original:
@@ -54,6 +81,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import date, datetime, time
 from pathlib import Path
 from typing import Any, Literal, cast, get_args, get_origin
+from typing import get_type_hints as typing_get_type_hints
 
 import attrs
 import tomli_w
@@ -497,8 +525,113 @@ def _resolve(
         own["name"] = default_name
     elif "name" not in own:
         table.pop("name", None)
+    removal = own.pop("remove", None)
+    if removal is not None:
+        table = _removed(table, origin, removal, label)
     _merge_into(table, own, origin, label, ())
     return table, origin, (label, *ancestors)
+
+
+def _removed(table: dict[str, Any], origin: _Origin, removal: Any, label: str) -> dict[str, Any]:
+    """``table`` made complete (every default written out) minus the ``remove`` entries."""
+    if not isinstance(removal, Mapping):
+        raise RuleSetError([Problem(label, "remove", f"expected a table, found {_found(removal)}")])
+    try:
+        whole = _converter.structure(_copy_tables(table), RuleSet)
+    except Exception:
+        _build(table, origin, (label,))  # raises the inherited table's own problems
+        raise  # pragma: no cover - _build raised above
+    full = ruleset_to_dict(whole)
+    for key in ("name", "summary"):
+        full.pop(key, None)
+        if key in table:
+            full[key] = table[key]
+    problems: list[Problem] = []
+    _remove_entries(full, removal, ("remove",), problems, label, RuleSet)
+    if problems:
+        raise RuleSetError(problems)
+    return full
+
+
+def _remove_entries(
+    node: dict[str, Any],
+    removal: Mapping[str, Any],
+    at: tuple[str, ...],
+    problems: list[Problem],
+    label: str,
+    cls: Any,
+) -> None:
+    fields = {f.name: f for f in attrs.fields(cls)} if attrs.has(cls) else {}
+    hints = typing_get_type_hints(cls) if attrs.has(cls) else {}
+    for key, what in removal.items():
+        path = (*at, key)
+        where = _dotted(path)
+        if key not in fields:
+            expected = ", ".join(fields) or "nothing"
+            problems.append(Problem(label, where, f"unknown key; expected one of: {expected}"))
+            continue
+        tp = hints[key]
+        inner = next((a for a in get_args(tp) if attrs.has(a)), None)
+        optional = type(None) in get_args(tp) and inner is not None
+        current = node.get(key)
+        if attrs.has(tp) and isinstance(what, Mapping):
+            _remove_entries(node.setdefault(key, {}), what, path, problems, label, tp)
+        elif optional and what is True:
+            if current is None:
+                problems.append(Problem(label, where, "there is no inherited table to remove"))
+            node.pop(key, None)
+        elif optional and isinstance(what, Mapping) and isinstance(current, dict):
+            _remove_entries(current, what, path, problems, label, inner)
+        elif not isinstance(what, list):
+            problems.append(
+                Problem(
+                    label, where, f"expected an array of entries to remove, found {_found(what)}"
+                )
+            )
+        elif path == ("remove", "powers", "table"):
+            _remove_powers(node, what, where, problems, label)
+        elif isinstance(current, dict):
+            for i, entry in enumerate(what):
+                name = str(entry) if isinstance(entry, (str, int)) and entry is not True else None
+                if name is None or name not in current:
+                    problems.append(
+                        Problem(label, f"{where}[{i}]", f"{_found(entry)} is not an inherited key")
+                    )
+                else:
+                    del current[name]
+        elif isinstance(current, list) and all(not isinstance(v, (dict, list)) for v in current):
+            for i, entry in enumerate(what):
+                if entry not in current or isinstance(entry, bool):
+                    problems.append(
+                        Problem(
+                            label, f"{where}[{i}]", f"{_found(entry)} is not an inherited entry"
+                        )
+                    )
+                else:
+                    current[:] = [v for v in current if v != entry]
+        else:
+            problems.append(
+                Problem(
+                    label,
+                    where,
+                    "only tables of values, arrays and optional tables can lose entries",
+                )
+            )
+
+
+def _remove_powers(
+    node: dict[str, Any], ranks: list[Any], where: str, problems: list[Problem], label: str
+) -> None:
+    table = node.get("table", [])
+    for i, rank in enumerate(ranks):
+        if not isinstance(rank, str) or not any(rank in p.get("ranks", ()) for p in table):
+            problems.append(
+                Problem(label, f"{where}[{i}]", f"no inherited power of {_found(rank)}")
+            )
+            continue
+        for power in table:
+            power["ranks"] = [r for r in power.get("ranks", ()) if r != rank]
+    node["table"] = [p for p in table if p.get("ranks")]
 
 
 def _layer_label(layer: _Layer) -> str:

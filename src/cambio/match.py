@@ -52,7 +52,21 @@ round) to the next player who plays the new round.
 round's players. ``worst-hand``: in the first round, left of the dealer; later, the
 round's player with the highest *hand total* (not score) in the previous round; a tie
 goes to the first tied player clockwise from the previous round's starter (that starter
-included).
+included). ``first-seat``: the lowest seat among the round's players, every round.
+``last-winner``: in the first round, left of the dealer; later, the previous round's
+winner if it plays this round (of several winners, the first clockwise after the
+dealer), else left of the dealer.
+
+Changing the table between rounds
+---------------------------------
+:meth:`Match.change_rules` gives the match a different RuleSet from its next round on
+(the house changes a rule); the match's seats, teams and action space stay, so the new
+table must seat the match's players, keep its team size and give the same action space
+(grid positions, opening choices, exchanges and multi-card snaps). The rounds already
+played keep the rules they were played under; the end of the match is judged by the
+rules in force. :meth:`Match.redeal` abandons the current round (its scores never
+count) and deals it again from a fresh shuffle, with the same dealer, starter and
+players; the running totals stay. Both are recorded, so a saved match replays them.
 
 Scores and totals
 -----------------
@@ -112,6 +126,7 @@ meaning of a prepared deck; ``None`` or a missing entry shuffles that round by i
 
 from __future__ import annotations
 
+import enum
 import json
 import random
 from collections.abc import Iterable, Sequence
@@ -119,12 +134,19 @@ from typing import Any
 
 import attrs
 
-from .actions import Action, ActionSpace, action_space, opening_choices
+from .actions import (
+    Action,
+    ActionKind,
+    ActionSpace,
+    action_space,
+    kinds_wanted,
+    opening_choices,
+)
 from .cards import Card, card_to_json
 from .errors import IllegalActionError
 from .events import Event
 from .round import Round
-from .rules import RuleSet
+from .rules import RuleSet, ensure_valid
 from .scoring import HandCard, RoundResult, team_of, teams_of
 from .views import PlayerView
 
@@ -152,8 +174,9 @@ MAX_ROUNDS = 1000
 """Rounds after which a match that has not ended is stopped (lowest total wins)."""
 
 
-class MatchEventKind:
-    """The kinds of match-level events (plain strings, as for round events)."""
+class MatchEventKind(str, enum.Enum):
+    """The kinds of match-level events: an enum whose members are also their strings, as
+    :class:`~cambio.events.EventKind` for round events."""
 
     HIGH_CARD = "high-card"
     """A player drew a card to choose the first dealer (``note``: the draw number)."""
@@ -171,6 +194,16 @@ class MatchEventKind:
     """The match is tied; an extra round among the tied players follows."""
     MATCH_END = "match-end"
     """The match is over; ``note`` names the winners and the reason."""
+    RULES = "rules"
+    """The match takes another RuleSet from its next round (``note``: the table's name)."""
+    REDEAL = "redeal"
+    """The current round is abandoned and dealt again (``note``: its number)."""
+
+    def __str__(self) -> str:
+        return self.value
+
+    def __format__(self, spec: str) -> str:
+        return format(self.value, spec)
 
 
 @attrs.frozen
@@ -313,6 +346,7 @@ class Match:
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise TypeError(f"seed must be a whole number, got {seed!r}")
         self.rules = rules
+        self._first_rules = rules
         self.players = n
         self.seed = seed
         self.decks: tuple[tuple[Card, ...] | None, ...] = tuple(
@@ -347,6 +381,10 @@ class Match:
         self._identity = True
         self._dealer = -1
         self._starter = -1
+        self._next_rules: RuleSet | None = None
+        self._redeals = 0
+        self._changes: list[tuple[int, str, RuleSet | None]] = []
+        """Match operations that are not actions, as ``(actions before, kind, rules)``."""
 
         self._dealer = self._first_dealer()
         self._start_round(tuple(range(n)), extra=False)
@@ -409,7 +447,15 @@ class Match:
         raise AssertionError("no seat to choose from")
 
     def _choose_starter(self, seats: tuple[int, ...], dealer: int) -> int:
-        if self.rules.match.starter == "worst-hand" and self._records:
+        how = self.rules.match.starter
+        if how == "first-seat":
+            return min(seats)
+        if how == "last-winner" and self._records:
+            prev = self._records[-1]
+            winners = {prev.players[w] for w in prev.result.winners} & set(seats)
+            if winners:
+                return self._next_in(dealer, sorted(winners))
+        if how == "worst-hand" and self._records:
             prev = self._records[-1]
             totals = {prev.players[i]: t for i, t in enumerate(prev.result.totals)}
             candidates = [s for s in seats if s in totals]
@@ -423,18 +469,31 @@ class Match:
                         return s
         return self._next_in(dealer, seats)
 
-    def _start_round(self, seats: tuple[int, ...], *, extra: bool) -> list[Event]:
+    def _start_round(
+        self, seats: tuple[int, ...], *, extra: bool, again: bool = False
+    ) -> list[Event]:
         index = len(self._records)
-        if index > 0:
-            self._dealer = self._next_in(self._dealer, seats)
-        dealer = self._dealer
-        starter = self._choose_starter(seats, dealer)
+        if self._next_rules is not None:
+            self.rules = self._next_rules
+            self._next_rules = None
+        if again:
+            self._redeals += 1
+            dealer, starter = self._dealer, self._starter
+            deck = None
+            round_seed = _derive(self.seed, f"round:{index}:redeal:{self._redeals}").randrange(
+                2**63
+            )
+        else:
+            if index > 0:
+                self._dealer = self._next_in(self._dealer, seats)
+            dealer = self._dealer
+            starter = self._choose_starter(seats, dealer)
+            deck = self.decks[index] if index < len(self.decks) else None
+            round_seed = _derive(self.seed, f"round:{index}").randrange(2**63)
         self._starter = starter
         self._seats = seats
         self._index = {s: i for i, s in enumerate(seats)}
         self._identity = len(seats) == self.players
-        deck = self.decks[index] if index < len(self.decks) else None
-        round_seed = _derive(self.seed, f"round:{index}").randrange(2**63)
         rnd = Round(
             self._round_rules(len(seats)),
             len(seats),
@@ -444,7 +503,10 @@ class Match:
             starter=self._index[starter],
         )
         self._round = rnd
-        self._rounds.append(rnd)
+        if again:
+            self._rounds[-1] = rnd
+        else:
+            self._rounds.append(rnd)
         note = f"round {index + 1}" + (" (tie-break)" if extra else "")
         start = Event(MatchEventKind.ROUND_START, dealer, ((starter, 0),), note=note)
         self._log(start)
@@ -678,10 +740,19 @@ class Match:
         encode = self.space.encode
         return sorted(encode(self._action_out(a)) for a in self._round.legal_actions(r))
 
-    def legal_actions(self, player: int | None = None) -> list[Action]:
-        """Every legal action (in match seats), in a stable order (by id)."""
+    def legal_actions(
+        self,
+        player: int | None = None,
+        kind: ActionKind | str | Iterable[ActionKind | str] | None = None,
+    ) -> list[Action]:
+        """Every legal action (in match seats), in a stable order (by id); ``kind``
+        keeps only actions of that kind or kinds, as :meth:`cambio.Round.legal_actions`."""
         decode = self.space.decode
-        return [decode(a) for a in self.legal_action_ids(player)]
+        actions = [decode(a) for a in self.legal_action_ids(player)]
+        wanted = kinds_wanted(kind)
+        if wanted is None:
+            return actions
+        return [a for a in actions if a.kind in wanted]
 
     def legal_action_mask(self, player: int) -> list[bool]:
         """A mask over :attr:`space`: ``True`` where ``player`` may act."""
@@ -881,6 +952,82 @@ class Match:
         self._log(event)
         return [event]
 
+    # ------------------------------------------------------------------ house changes
+    @property
+    def next_rules(self) -> RuleSet:
+        """The RuleSet the next round will be dealt with (:attr:`rules` is the current
+        round's, until a change made with :meth:`change_rules` takes effect)."""
+        return self._next_rules if self._next_rules is not None else self.rules
+
+    def change_rules(self, rules: RuleSet | str) -> list[Event]:
+        """Play the match's next rounds under ``rules`` (a RuleSet or a profile name).
+
+        The current round finishes under the rules it was dealt with. The new table must
+        seat this match's players, keep its team size and give the same action space;
+        otherwise ``ValueError`` says what differs and nothing changes. Returns the
+        match event that records the change.
+        """
+        if isinstance(rules, str):
+            from .loading import load_ruleset
+
+            rules = load_ruleset(rules)
+        if not isinstance(rules, RuleSet):
+            raise TypeError(f"expected a RuleSet or a profile name, got {rules!r}")
+        ensure_valid(rules)
+        if self._result is not None:
+            raise ValueError("the match is over: there is no next round to change")
+        n = self.players
+        if not rules.players.min <= n <= rules.players.max:
+            raise ValueError(
+                f"the {rules.name} table seats {rules.players.min} to {rules.players.max} "
+                f"players, not this match's {n}"
+            )
+        if rules.teams.size != self.rules.teams.size:
+            raise ValueError(
+                f"the match's teams are fixed: team size {self.rules.teams.size}, "
+                f"not {rules.teams.size}"
+            )
+        space = action_space(
+            n,
+            rules.grid.max_positions,
+            opening_choices(rules.opening.positions, rules.opening.count),
+            rules.turn.exchange_equal,
+            rules.snap.several,
+        )
+        shape = (space.positions, space.opening, space.exchange, space.several)
+        if shape != (
+            self.space.positions,
+            self.space.opening,
+            self.space.exchange,
+            self.space.several,
+        ):
+            raise ValueError(
+                "the new table's actions differ from the match's (grid.rows, grid.extra, "
+                "opening.positions, opening.count, turn.exchange_equal and snap.several "
+                "must give the same action space)"
+            )
+        self._next_rules = rules
+        self._changes.append((len(self._actions), MatchEventKind.RULES, rules))
+        event = Event(MatchEventKind.RULES, note=rules.name)
+        self._log(event)
+        return [event]
+
+    def redeal(self) -> list[Event]:
+        """Abandon the current round and deal it again; the running totals stay.
+
+        The abandoned round's scores never count; the new deal has the same players,
+        dealer and starter and a fresh shuffle (a prepared deck is not reused). A rules
+        change made with :meth:`change_rules` applies to the new deal. Returns the match
+        events and the new round's deal.
+        """
+        if self._result is not None:
+            raise ValueError("the match is over: there is no round to deal again")
+        self._changes.append((len(self._actions), MatchEventKind.REDEAL, None))
+        event = Event(MatchEventKind.REDEAL, self._dealer, note=f"round {self.round_number}")
+        self._log(event)
+        extra = bool(self._tied)
+        return [event, *self._start_round(self._seats, extra=extra, again=True)]
+
     # ------------------------------------------------------------------ views
     def view(self, player: int) -> MatchView:
         """What match seat ``player`` may know now: the round's view and the match."""
@@ -923,6 +1070,7 @@ class Match:
         d["_actions"] = self._actions[:]
         d["_events"] = self._events[:]
         d["_index"] = dict(self._index)
+        d["_changes"] = self._changes[:]
         new.__dict__.update(d)
         return new
 
@@ -945,6 +1093,8 @@ class Match:
             self._extra,
             self._result,
             self._round,
+            self._next_rules,
+            self._changes,
         )
 
     def __eq__(self, other: object) -> bool:
@@ -967,11 +1117,15 @@ class Match:
 
         return {
             "format": SAVE_FORMAT,
-            "rules": ruleset_to_dict(self.rules),
+            "rules": ruleset_to_dict(self._first_rules),
             "players": self.players,
             "seed": self.seed,
             "decks": [None if d is None else [card_to_json(c) for c in d] for d in self.decks],
             "actions": [_action_to_dict(a) for a in self._actions],
+            "changes": [
+                {"at": at, "kind": kind, "rules": None if r is None else ruleset_to_dict(r)}
+                for at, kind, r in self._changes
+            ],
         }
 
     def to_json(self) -> str:

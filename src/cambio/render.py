@@ -369,6 +369,7 @@ _SWAP_WORDS = {
     "peeked-any": "swap the card you looked at with any other card on the table",
     "peeked-own": "swap the card you looked at with one of your own",
     "peeked-other": "swap the card you looked at with one of another player's",
+    "other-other": "swap two cards of two other players (neither of them yours)",
 }
 
 
@@ -569,7 +570,11 @@ def _power_use(r: RuleSet) -> str:
 
 
 def _swapped_out(r: RuleSet) -> str:
-    return "fire their power" if r.powers.swapped_out else "do not fire"
+    if not r.powers.swapped_out:
+        return "do not fire"
+    if r.powers.swapped_out_from == "stock":
+        return "fire their power, only when replaced by a card from the stock"
+    return "fire their power"
 
 
 _SNAP_WHEN = {
@@ -632,10 +637,67 @@ def _snap_peekable(r: RuleSet) -> str:
     return "may look at them (with a peek)" if r.snap.penalty_peekable else "never"
 
 
+_SEEN = {"all": "everyone", "snapper": "the sticker only", "nobody": "nobody"}
+
+
 def _snap_seen(r: RuleSet) -> str:
     if not _snapping(r):
         return _NA_SNAP
-    return "everyone" if r.snap.wrong_seen_by == "all" else "the sticker only"
+    s = r.snap
+    own = _SEEN.get(s.wrong_seen_by, s.wrong_seen_by)
+    text = own
+    if s.wrong_other_seen_by not in ("as-own", s.wrong_seen_by):
+        other = _SEEN.get(s.wrong_other_seen_by, s.wrong_other_seen_by)
+        text = f"own card: {own}; another's: {other}"
+    if s.several and s.wrong_shown == "unmatched":
+        text += " (of several cards, only those that do not match)"
+    return text
+
+
+def _snap_per_discard(r: RuleSet) -> str:
+    if not _snapping(r):
+        return _NA_SNAP
+    s = r.snap
+    if s.per_discard == "each":
+        return "every player holding a match may stick it, once each"
+    if s.too_late == "penalty":
+        return "the first right stick only; a later stick counts as wrong"
+    return "the first right stick only"
+
+
+def _snap_last(r: RuleSet) -> str:
+    if not _snapping(r):
+        return _NA_SNAP
+    return "may still be stuck before scoring" if r.snap.last_discard else "ends the round"
+
+
+def _penalty_position(r: RuleSet) -> str:
+    if not _snapping(r):
+        return _NA_SNAP
+    if r.snap.penalty_position == "first-empty":
+        return "the first empty position (an emptied grid position included)"
+    return "a new position after the grid"
+
+
+def _empty_grid_calls(r: RuleSet) -> str:
+    if not _snapping(r) or r.snap.empty_grid != "call":
+        return _NA_SNAP if not _snapping(r) else "— (an emptied grid does not call)"
+    return "at once" if r.snap.empty_grid_calls == "at-once" else "at its owner's next turn"
+
+
+def _placement(r: RuleSet) -> str:
+    table = r.scoring.placement
+    if not table:
+        return "none"
+    return (
+        "; ".join(
+            f"{n} players: " + ", ".join(f"{b:+d}" if b else "0" for b in bonuses)
+            for n, bonuses in sorted(
+                table.items(), key=lambda kv: int(kv[0]) if kv[0].isdigit() else 0
+            )
+        )
+        + " (by place, lowest total first; a tied caller takes the better place)"
+    )
 
 
 _ARBITRATION = {
@@ -655,6 +717,7 @@ _EMPTY_GRID = {
     "call": "counts as a Cambio call",
     "win": "scores 0 and wins the round at once",
     "nothing": "nothing happens; play goes on",
+    "end": "ends the round at once, scored as usual",
 }
 
 
@@ -836,6 +899,10 @@ def _first_dealer(r: RuleSet) -> str:
 def _starter(r: RuleSet) -> str:
     if r.match.starter == "worst-hand":
         return "the worst hand of the previous round (the first round: left of the dealer)"
+    if r.match.starter == "first-seat":
+        return "the first seat, every round"
+    if r.match.starter == "last-winner":
+        return "the winner of the previous round (the first round: left of the dealer)"
     return "the player to the dealer's left"
 
 
@@ -895,7 +962,12 @@ _AXES: tuple[_Axis, ...] = (
     _Axis("turn cap", "turn", ("turn.max_turns",), _turn_cap),
     _Axis("power timing", "powers", ("powers.timing",), _timing),
     _Axis("power use", "powers", ("powers.optional",), _power_use),
-    _Axis("swapped-out cards", "powers", ("powers.swapped_out",), _swapped_out),
+    _Axis(
+        "swapped-out cards",
+        "powers",
+        ("powers.swapped_out", "powers.swapped_out_from"),
+        _swapped_out,
+    ),
     # powers.table is described card by card by _power_rows (see _table_rows)
     _Axis("sticking", "sticking", ("snap.when",), _snap_when),
     _Axis("sticking others' cards", "sticking", ("snap.targets",), _snap_targets),
@@ -903,9 +975,23 @@ _AXES: tuple[_Axis, ...] = (
     _Axis("several at once", "sticking", ("snap.several",), _snap_several),
     _Axis("wrong stick", "sticking", ("snap.penalty_cards",), _snap_penalty),
     _Axis("owner sees penalty cards", "sticking", ("snap.penalty_peekable",), _snap_peekable),
-    _Axis("wrong stick shown to", "sticking", ("snap.wrong_seen_by",), _snap_seen),
+    _Axis(
+        "wrong stick shown to",
+        "sticking",
+        ("snap.wrong_seen_by", "snap.wrong_other_seen_by", "snap.wrong_shown"),
+        _snap_seen,
+    ),
     _Axis("simultaneous sticks", "sticking", ("snap.arbitration",), _snap_arbitration),
+    _Axis(
+        "right sticks per discard",
+        "sticking",
+        ("snap.per_discard", "snap.too_late"),
+        _snap_per_discard,
+    ),
+    _Axis("the round's last discard", "sticking", ("snap.last_discard",), _snap_last),
+    _Axis("penalty card goes to", "sticking", ("snap.penalty_position",), _penalty_position),
     _Axis("grid emptied by sticking", "sticking", ("snap.empty_grid",), _snap_empty),
+    _Axis("an emptied grid calls", "sticking", ("snap.empty_grid_calls",), _empty_grid_calls),
     _Axis("calling", "calling", ("call.allowed",), _calling),
     _Axis("call timing", "calling", ("call.timing",), _call_timing),
     _Axis("earliest call", "calling", ("call.earliest",), _call_earliest),
@@ -917,6 +1003,7 @@ _AXES: tuple[_Axis, ...] = (
     _Axis("lowest caller scores 0", "calling", ("call.lowest_scores_zero",), _caller_zero),
     _Axis("winner scores 0", "scoring", ("scoring.winner_scores_zero",), _winner_zero),
     _Axis("ties", "scoring", ("scoring.tie_break",), _ties),
+    _Axis("placement bonuses", "scoring", ("scoring.placement",), _placement),
     _Axis(
         "combination",
         "scoring",
@@ -1339,7 +1426,17 @@ def _ref_snap(page: _Page, r: RuleSet) -> None:
         "random": "When several players stick at once, a random one of them is chosen.",
     }
     page.item(arb.get(s.arbitration, s.arbitration))
-    seen = "everyone sees the card" if s.wrong_seen_by == "all" else "only the sticker sees it"
+    plain = s.wrong_other_seen_by in ("as-own", s.wrong_seen_by) and not (
+        s.several and s.wrong_shown == "unmatched"
+    )
+    if plain and s.wrong_seen_by == "all":
+        seen = "everyone sees the card"
+    elif plain and s.wrong_seen_by == "snapper":
+        seen = "only the sticker sees it"
+    elif plain:
+        seen = "nobody sees it"
+    else:
+        seen = f"shown to: {_snap_seen(r)}"
     if s.penalty_cards > 0:
         them = "it" if s.penalty_cards == 1 else "them"
         peek = (

@@ -25,6 +25,23 @@ gets one attempt per window. :attr:`Round.reactors` lists the players with snap 
 in the order a driver should ask them: seat order starting with the player who
 discarded the card. :meth:`Round.resolve_snaps` applies snaps declared at the same
 moment in the table's arbitration order.
+
+Some tables keep more state around the window (see :class:`~cambio.rules.SnapRules`):
+
+* ``snap.per_discard = "each"``: a correct snap does not close the window; the snapper
+  has used its attempt and the others may still snap the same discard (the window's
+  discarder, its tried players and the open flag are all the state there is).
+* ``snap.too_late = "penalty"``: after the first correct snap the window stays open in a
+  *won* state (:attr:`Round.window_won`); any snap of it then counts as wrong.
+* ``snap.last_discard``: when the round would end after a turn while the window is open
+  and somebody may still snap, the round waits in phase ``CLOSING``; the ending reason it
+  will be scored with is held (:attr:`Round.closing_reason`). The player to act is the
+  first reactor; it snaps or passes, and the round ends when nobody may snap any more.
+* ``snap.penalty_position = "first-empty"``: a penalty card may lie in a grid position;
+  such cards are remembered with their owner (:attr:`Round.penalty_cards`) so that they
+  stay penalty cards for ``snap.penalty_peekable``.
+* ``snap.empty_grid_calls = "next-turn"``: a hand emptied by snapping owes a call at its
+  owner's next turn (:attr:`Round.calls_owed`, a set of seats).
 """
 
 from __future__ import annotations
@@ -36,7 +53,14 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from .actions import Action, ActionKind, ActionSpace, action_space, opening_choices
+from .actions import (
+    Action,
+    ActionKind,
+    ActionSpace,
+    action_space,
+    kinds_wanted,
+    opening_choices,
+)
 from .cards import Card
 from .errors import IllegalActionError
 from .events import Event, EventKind
@@ -61,9 +85,13 @@ class Phase(enum.IntEnum):
     END_OF_TURN = 5
     GIVE = 6
     OVER = 7
+    CLOSING = 8
+    """The round has ended but its last discard may still be snapped (``snap.last_discard``)."""
 
 
-_TURN_PHASES = frozenset({Phase.TURN, Phase.DRAWN, Phase.TAKEN, Phase.POWER, Phase.END_OF_TURN})
+_TURN_PHASES = frozenset(
+    {Phase.TURN, Phase.DRAWN, Phase.TAKEN, Phase.POWER, Phase.END_OF_TURN, Phase.CLOSING}
+)
 
 
 def _as_card(card: Card | str) -> Card:
@@ -167,6 +195,7 @@ class Round:
         self._snapping = rules.snap.when != "never"
         self._draw_timing = powers.timing == "draw"
         self._swapped_out = powers.swapped_out
+        self._swapped_out_stock_only = powers.swapped_out_from == "stock"
         self._recycling = rules.stock.on_empty == "recycle"
         self._max_turns = rules.turn.max_turns
 
@@ -194,6 +223,10 @@ class Round:
         self._window_open = False
         self._window_discarder = -1
         self._window_tried = 0
+        self._window_won = False
+        self._closing_reason = ""
+        self._penalty_of: dict[int, int] = {}
+        self._calls_owed = 0
         self._snapper = -1
         self._give_target = -1
         self._give_return = Phase.TURN
@@ -268,6 +301,15 @@ class Round:
         self._current = p
         self.phase = Phase.TURN
         self._emit(Event(EventKind.TURN, p))
+        if self._calls_owed >> p & 1:
+            self._calls_owed &= ~(1 << p)
+            if self._caller < 0 and not any(c >= 0 for c in self._slots[p]):
+                # the emptied hand calls now, spending this turn on it
+                self._caller = p
+                self._final = self._final_queue(p)
+                self._emit(Event(EventKind.CALL, p, (), (), None, "empty grid"))
+                self._end_turn()
+                return
         if not self._stock:
             # only a deal that leaves no stock gets here: turns end with a stock
             if self._recycling:
@@ -304,6 +346,8 @@ class Round:
             return self._pending[0]
         if phase is Phase.GIVE:
             return self._snapper
+        if phase is Phase.CLOSING:
+            return self.reactors[0]
         return self._current
 
     @property
@@ -357,6 +401,36 @@ class Round:
         """Whether the top discard can be snapped now."""
         return self._window_open
 
+    @property
+    def window_won(self) -> bool:
+        """Whether the open window's discard was already snapped correctly and any further
+        snap of it counts as wrong (``snap.too_late = "penalty"``)."""
+        return self._window_won
+
+    @property
+    def closing_reason(self) -> str | None:
+        """In phase ``CLOSING``: the reason the round will be scored with; else ``None``."""
+        return self._closing_reason if self.phase is Phase.CLOSING else None
+
+    @property
+    def penalty_cards(self) -> tuple[tuple[int, int], ...]:
+        """Penalty cards lying in grid positions, as ``(owner, position)``.
+
+        Only ``snap.penalty_position = "first-empty"`` puts them there; a penalty card in
+        an extra position (beyond the grid) is a penalty card by where it lies.
+        """
+        out = []
+        for owner, row in enumerate(self._slots):
+            for i, c in enumerate(row):
+                if c >= 0 and self._penalty_of.get(c) == owner:
+                    out.append((owner, i + 1))
+        return tuple(out)
+
+    @property
+    def calls_owed(self) -> frozenset[int]:
+        """Players whose hand was emptied by snapping and who call at their next turn."""
+        return frozenset(p for p in range(self.players) if self._calls_owed >> p & 1)
+
     def hand(self, player: int) -> tuple[Card | None, ...]:
         """The true cards of ``player``'s positions (``None`` for empty): omniscient."""
         return tuple(None if c < 0 else self.deck[c] for c in self._slots[player])
@@ -367,7 +441,10 @@ class Round:
 
         The order is seat order starting with the player who discarded the top card.
         """
-        if not self._window_open or self.phase in (Phase.OPENING, Phase.GIVE, Phase.OVER):
+        phase = self.phase
+        if not self._window_open or phase is Phase.OPENING or phase is Phase.OVER:
+            return ()
+        if phase is Phase.GIVE and not self._window_won:
             return ()
         n = self.players
         start = self._window_discarder if self._window_discarder >= 0 else self._current
@@ -393,10 +470,27 @@ class Round:
         self._legal_cache[player] = ids
         return list(ids)
 
-    def legal_actions(self, player: int | None = None) -> list[Action]:
-        """Every legal action, fully specified, in a stable order (by id)."""
+    def legal_actions(
+        self,
+        player: int | None = None,
+        kind: ActionKind | str | Iterable[ActionKind | str] | None = None,
+    ) -> list[Action]:
+        """Every legal action, fully specified, in a stable order (by id).
+
+        ``kind`` keeps only actions of that kind (an :class:`~cambio.actions.ActionKind`,
+        its text, or several of them), so a driver can offer the snaps apart from the
+        turn's actions:
+
+        >>> r = Round("snap", 3, seed=1)
+        >>> [str(a) for a in r.legal_actions(0, kind="call")]
+        ['P0 call']
+        """
         decode = self.space.decode
-        return [decode(a) for a in self.legal_action_ids(player)]
+        actions = [decode(a) for a in self.legal_action_ids(player)]
+        wanted = kinds_wanted(kind)
+        if wanted is None:
+            return actions
+        return [a for a in actions if a.kind in wanted]
 
     def legal_action_mask(self, player: int) -> list[bool]:
         """A mask over the whole action space: ``True`` where ``player`` may act."""
@@ -415,13 +509,15 @@ class Round:
                 return []
             o = base + self.space.o_opening
             return [o + i for i in range(len(self._opening_choices))]
-        if phase is Phase.GIVE:
-            if p != self._snapper:
-                return []
-            o = base + self.space.o_give
-            return [o + i for i, c in enumerate(self._slots[p]) if c >= 0]
         ids: list[int] = []
-        if p == self._current:
+        if phase is Phase.GIVE:
+            if p == self._snapper:
+                o = base + self.space.o_give
+                return [o + i for i, c in enumerate(self._slots[p]) if c >= 0]
+        elif phase is Phase.CLOSING:
+            if p == self.reactors[0]:
+                ids = [base + _PASS]
+        elif p == self._current:
             ids = self._turn_ids(p, base)
         if self._window_open and self._snap_eligible(p):
             snaps = self._snap_ids(p)
@@ -491,7 +587,7 @@ class Round:
         return self.rules.call.caller_locked and self._caller >= 0 and g // self._P == self._caller
 
     def _peek_targets(self, p: int, scope: str) -> list[int]:
-        P, G = self._P, self._G
+        P = self._P
         out: list[int] = []
         own_ok = scope in ("own", "any")
         other_ok = scope in ("other", "any")
@@ -501,11 +597,17 @@ class Round:
                 if not own_ok:
                     continue
                 out.extend(
-                    owner * P + i for i, c in enumerate(row) if c >= 0 and (i < G or penalty_ok)
+                    owner * P + i
+                    for i, c in enumerate(row)
+                    if c >= 0 and (penalty_ok or not self._is_penalty(owner, i, c))
                 )
             elif other_ok:
                 out.extend(owner * P + i for i, c in enumerate(row) if c >= 0)
         return out
+
+    def _is_penalty(self, owner: int, i: int, c: int) -> bool:
+        """Whether card ``c`` at ``owner``'s index ``i`` is a penalty card of its owner."""
+        return i >= self._G or self._penalty_of.get(c) == owner
 
     def _swap_pairs(self, p: int, step: Step) -> list[tuple[int, int]]:
         P = self._P
@@ -522,6 +624,8 @@ class Round:
             return [(a, b) for a in own for b in other]
         if scope == "any-two":
             return list(itertools.combinations(filled, 2))
+        if scope == "other-other":
+            return [(a, b) for a, b in itertools.combinations(other, 2) if a // P != b // P]
         if not self._peeked:
             return []
         last = self._peeked[-1]
@@ -561,7 +665,7 @@ class Round:
             return False
         if p == self._caller and self.rules.call.caller_locked:
             return False  # a locked grid neither loses, gives nor gains a card
-        if self.phase not in _TURN_PHASES:
+        if self.phase not in _TURN_PHASES and not (self._window_won and self.phase is Phase.GIVE):
             return False
         if when == "own-turn":
             if p != self._current:
@@ -570,7 +674,13 @@ class Round:
             return False
         need = snap.penalty_cards
         if need:
-            free = self._slots[p][self._G :].count(-1)
+            row = self._slots[p]
+            if snap.penalty_position == "first-empty":
+                free = row.count(-1)
+                if self._give_target // self._P == p:
+                    free -= 1  # that position waits for the card a snapper gives back
+            else:
+                free = row[self._G :].count(-1)
             if free < need:
                 return False
         return True
@@ -675,6 +785,8 @@ class Round:
         self._legal_cache = {}
         self._actions.append(aid)
         self._do(player, local)
+        if self.phase is Phase.CLOSING:
+            self._after_closing_action()
         self._legal_cache = {}
         return self._events[start:]
 
@@ -718,7 +830,10 @@ class Round:
                 self._call(p)
             elif local == _PASS:
                 self._emit(Event(EventKind.PASS, p))
-                self._end_turn()
+                if self.phase is Phase.CLOSING:
+                    self._window_tried |= 1 << p
+                else:
+                    self._end_turn()
             elif local == _REPEEK:
                 self._re_peek(p)
             elif local == _DISCARD:
@@ -759,9 +874,10 @@ class Round:
         bit = 1 << p
         positions = []
         cards: list[Card | None] = []
+        hide_penalty = not self.rules.snap.penalty_peekable
         for pos in self._opening_seen[p]:
             c = row[pos - 1]
-            if c >= 0:
+            if c >= 0 and not (hide_penalty and self._is_penalty(p, pos - 1, c)):
                 self._known[c] |= bit
                 positions.append((p, pos))
                 cards.append(self.deck[c])
@@ -785,6 +901,7 @@ class Round:
         self._from_stock = False
         self._known[c] = self._ALL
         self._window_open = False
+        self._window_won = False
         self._emit(Event(EventKind.TAKE, p, (), (self.deck[c],)))
         self.phase = Phase.TAKEN
 
@@ -793,18 +910,24 @@ class Round:
             self._window_open = True
             self._window_discarder = p
             self._window_tried = 0
+            self._window_won = False
 
     def _replace(self, p: int, i: int) -> None:
         row = self._slots[p]
         old = row[i]
         row[i] = self._drawn
         self._drawn = -1
+        self._penalty_of.pop(old, None)
         self._discard.append(old)
         self._known[old] = self._ALL
         self._emit(Event(EventKind.REPLACE, p, ((p, i + 1),), (self.deck[old],)))
         self._open_window(p)
         power = self._power[old]
-        if power is not None and self._swapped_out:
+        if (
+            power is not None
+            and self._swapped_out
+            and (self._from_stock or not self._swapped_out_stock_only)
+        ):
             self._start_power(p, power, old, after_drawn=False)
         else:
             self._main_action_done(p)
@@ -833,6 +956,7 @@ class Round:
             for i in indices:
                 c = row[i]
                 row[i] = -1
+                self._penalty_of.pop(c, None)
                 self._discard.append(c)
                 self._known[c] = self._ALL
             row[indices[0]] = drawn
@@ -916,6 +1040,9 @@ class Round:
         ra, rb = self._slots[oa], self._slots[ob]
         ca, cb = ra[ia], rb[ib]
         ra[ia], rb[ib] = cb, ca
+        if oa != ob:
+            self._penalty_of.pop(ca, None)
+            self._penalty_of.pop(cb, None)
         power = self._power_now
         assert power is not None
         seen_swap = power.steps[self._step].seen
@@ -944,12 +1071,19 @@ class Round:
         cards = [self._slots[g // P][g % P] for g in slots]
         positions = tuple((g // P, g % P + 1) for g in slots)
         shown = tuple(self.deck[c] for c in cards)
-        if all(self._key[c] == key for c in cards):
+        snap = self.rules.snap
+        if not self._window_won and all(self._key[c] == key for c in cards):
             for g, c in zip(slots, cards, strict=True):
                 self._slots[g // P][g % P] = -1
                 self._discard.append(c)
                 self._known[c] = self._ALL
-            self._window_open = False
+                self._penalty_of.pop(c, None)
+            self._window_tried |= 1 << p
+            if snap.per_discard == "one":
+                if snap.too_late == "penalty":
+                    self._window_won = True
+                else:
+                    self._window_open = False
             self._emit(Event(EventKind.SNAP, p, positions, shown))
             owner = slots[0] // P
             if owner != p and any(c >= 0 for c in self._slots[p]):
@@ -960,15 +1094,28 @@ class Round:
                 return
             self._after_cards_left(owner)
             return
-        # a wrong snap: the cards go back, seen by all or by the snapper only
+        # a wrong snap (or one too late): the cards go back, seen as the table says
         self._window_tried |= 1 << p
-        everyone = self.rules.snap.wrong_seen_by == "all"
+        owner = slots[0] // P
+        seen_by = snap.wrong_seen_by
+        if owner != p and snap.wrong_other_seen_by != "as-own":
+            seen_by = snap.wrong_other_seen_by
+        if len(slots) > 1 and snap.wrong_shown == "unmatched" and not self._window_won:
+            kept = [k for k, c in enumerate(cards) if self._key[c] != key]
+            cards = [cards[k] for k in kept]
+            positions = tuple(positions[k] for k in kept)
+            shown = tuple(shown[k] for k in kept)
+        if seen_by == "all":
+            bits, who = self._ALL, None
+        elif seen_by == "snapper":
+            bits, who = 1 << p, frozenset({p})
+        else:
+            bits, who = 0, frozenset[int]()
         for c in cards:
-            self._known[c] |= self._ALL if everyone else 1 << p
-        self._emit(
-            Event(EventKind.WRONG_SNAP, p, positions, shown, None if everyone else frozenset({p}))
-        )
-        self._penalise(p, self.rules.snap.penalty_cards)
+            self._known[c] |= bits
+        note = "too late" if self._window_won else ""
+        self._emit(Event(EventKind.WRONG_SNAP, p, positions, shown, who, note))
+        self._penalise(p, snap.penalty_cards)
 
     def _penalise(self, p: int, count: int) -> None:
         row = self._slots[p]
@@ -979,7 +1126,13 @@ class Round:
                 self._emit(Event(EventKind.PENALTY, p, (), (), None, "the stock is empty"))
                 break
             c = self._stock.pop()
-            j = row.index(-1, self._G)
+            if self.rules.snap.penalty_position == "first-empty":
+                waiting = self._give_target - p * self._P  # a position owed a given card
+                j = next(k for k, x in enumerate(row) if x < 0 and k != waiting)
+                if j < self._G:
+                    self._penalty_of[c] = p
+            else:
+                j = row.index(-1, self._G)
             row[j] = c
             self._known[c] = 0
             self._emit(Event(EventKind.PENALTY, p, ((p, j + 1),)))
@@ -996,6 +1149,7 @@ class Round:
         c = self._slots[p][i]
         self._slots[p][i] = -1
         self._slots[owner][ti] = c
+        self._penalty_of.pop(c, None)
         self._emit(Event(EventKind.GIVE, p, ((p, i + 1), (owner, ti + 1))))
         self.phase = self._give_return
         self._snapper = -1
@@ -1006,10 +1160,18 @@ class Round:
         """React to ``p`` losing cards: a grid emptied by snapping calls or wins."""
         if any(c >= 0 for c in self._slots[p]):
             return
-        mode = self.rules.snap.empty_grid
+        snap = self.rules.snap
+        mode = snap.empty_grid
         if mode == "win":
             self._end("empty-grid", empty_winner=p)
+        elif mode == "end":
+            self._end("empty-grid")
         elif mode == "call" and self._caller < 0:
+            if self.phase is Phase.CLOSING:
+                return  # the round is already ending: no final turns to give
+            if snap.empty_grid_calls == "next-turn":
+                self._calls_owed |= 1 << p
+                return
             self._caller = p
             self._final = self._final_queue(p)
             self._emit(Event(EventKind.CALL, p, (), (), None, "empty grid"))
@@ -1059,19 +1221,34 @@ class Round:
             if self._recycling:
                 self._recycle()
             if not self._stock:
-                self._end("stock")
+                self._end_after_turn("stock")
                 return
         cap = self._max_turns
         if cap and self._total_turns >= cap:
-            self._end("turn-cap")
+            self._end_after_turn("turn-cap")
             return
         if self._caller >= 0:
             if not self._final:
-                self._end("call")
+                self._end_after_turn("call")
                 return
             self._begin_turn(self._final.pop(0))
             return
         self._begin_turn((c + 1) % self.players)
+
+    def _end_after_turn(self, reason: str) -> None:
+        """End the round after a turn, first letting its last discard be snapped where
+        the table says so (``snap.last_discard``)."""
+        if self.rules.snap.last_discard and self._window_open:
+            self._closing_reason = reason
+            self.phase = Phase.CLOSING
+            if self.reactors:
+                return
+        self._end(reason)
+
+    def _after_closing_action(self) -> None:
+        """In phase ``CLOSING``: end the round once nobody may snap its last discard."""
+        if self.phase is Phase.CLOSING and not (self._window_open and self.reactors):
+            self._end(self._closing_reason)
 
     def _recycle(self) -> None:
         if len(self._discard) <= 1:
@@ -1090,6 +1267,7 @@ class Round:
     def _end(self, reason: str, *, empty_winner: int | None = None) -> None:
         self.phase = Phase.OVER
         self._window_open = False
+        self._window_won = False
         hands = []
         for row in self._slots:
             hand = []
@@ -1167,6 +1345,7 @@ class Round:
         d["_final"] = self._final[:]
         d["_turns"] = self._turns[:]
         d["_pending"] = self._pending[:]
+        d["_penalty_of"] = dict(self._penalty_of)
         d["_opening_seen"] = self._opening_seen[:]
         d["_events"] = self._events[:]
         d["_histories"] = list(self._histories)  # immutable tuples, safely shared
@@ -1200,6 +1379,10 @@ class Round:
             self._window_open,
             self._window_discarder,
             self._window_tried,
+            self._window_won,
+            self._closing_reason,
+            self._penalty_of,
+            self._calls_owed,
             self._snapper,
             self._give_target,
             self._give_return,

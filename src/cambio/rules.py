@@ -67,7 +67,13 @@ PeekScope = Literal["own", "other", "any"]
 """Which card a peek may look at: one of the actor's own, another player's, any card."""
 
 SwapScope = Literal[
-    "own-other", "any-two", "peeked-pair", "peeked-any", "peeked-own", "peeked-other"
+    "own-other",
+    "any-two",
+    "peeked-pair",
+    "peeked-any",
+    "peeked-own",
+    "peeked-other",
+    "other-other",
 ]
 """Which two cards a swap may exchange.
 
@@ -75,7 +81,8 @@ SwapScope = Literal[
 on the table (two of one player's included). ``peeked-pair``: the two cards peeked by the
 two previous peek steps of this power. ``peeked-any`` / ``peeked-own`` /
 ``peeked-other``: the card just peeked with any other card / one of the actor's own /
-one of another player's.
+one of another player's. ``other-other``: two cards of two different other players,
+neither of them the actor's own (a table of two players never offers it).
 """
 
 TieBreak = Literal["caller", "not-caller", "lower-cards", "fewer-cards", "share"]
@@ -317,6 +324,10 @@ class PowerRules:
     optional: bool = True
     swapped_out: bool = False
     """A card replaced out of a grid onto the discard also fires its power."""
+    swapped_out_from: Literal["any", "stock"] = "any"
+    """With ``swapped_out``, which placed cards let the replaced card fire: ``any`` (a
+    stock draw or the card taken from the discard pile), or only a ``stock`` draw.
+    Example: ``swapped_out = true`` with ``swapped_out_from = "stock"``."""
     table: tuple[Power, ...] = attrs.field(factory=lambda: PRACTICE_POWERS)
 
     def power_of(self, card: Card) -> Power | None:
@@ -339,10 +350,53 @@ class SnapRules:
     penalty_cards: int = 1
     penalty_peekable: bool = True
     """May the owner of a penalty card ever look at it (peek powers, re-peek)."""
-    wrong_seen_by: Literal["all", "snapper"] = "all"
+    wrong_seen_by: Literal["all", "snapper", "nobody"] = "all"
+    """Who sees the card of a wrong snap of one's own card before it goes back: ``all``,
+    the ``snapper`` alone, or ``nobody`` (it goes back unseen). A wrong snap of another
+    player's card follows ``wrong_other_seen_by``."""
+    wrong_other_seen_by: Literal["as-own", "all", "snapper", "nobody"] = "as-own"
+    """Who sees the card of a wrong snap of another player's card: ``as-own`` (the same
+    as ``wrong_seen_by``), ``all``, the ``snapper`` alone or ``nobody``. Example: a
+    club where a wrong snap of one's own card is shown to all but a wrong guess at
+    another's goes back unseen: ``wrong_seen_by = "all"``, ``wrong_other_seen_by =
+    "nobody"``."""
+    wrong_shown: Literal["all", "unmatched"] = "all"
+    """A failed snap of several cards (``several``): every named card is shown, or only
+    the ones that do not match (the matching ones go back unseen). Example:
+    ``several = true`` with ``wrong_shown = "unmatched"``."""
     arbitration: Literal["first", "seat-order", "random"] = "first"
-    empty_grid: Literal["call", "win", "nothing"] = "call"
-    """A grid emptied by snapping: counts as a call, wins the round at once, or nothing."""
+    per_discard: Literal["one", "each"] = "one"
+    """How many correct snaps one discard takes: ``one`` (the first correct snap closes
+    the window), or ``each``: the window stays open after a correct snap, so every
+    player holding a match may snap it in turn, once each, until the top of the pile
+    changes (each player still gets one attempt per discard). Example: ``per_discard =
+    "each"`` lets two players holding a 7 both snap the discarded 7."""
+    too_late: Literal["void", "penalty"] = "void"
+    """With ``per_discard = "one"``, a snap of a discard that someone already snapped
+    correctly (the race is lost): ``void`` (the window is closed, nothing happens), or
+    ``penalty``: the window stays open after the winning snap and any later snap of it,
+    those declared at the same moment (``Round.resolve_snaps``) included, counts as a
+    wrong snap whatever the card. Example: ``too_late = "penalty"`` with
+    ``penalty_cards = 1``: the slower of two correct snappers draws a penalty card."""
+    last_discard: bool = False
+    """The discard that ends the round (the last turn's, at the end of the final turns,
+    the turn cap or an empty stock) may still be snapped before the cards are scored:
+    the round waits in phase ``closing`` while the players who may snap it each snap or
+    pass. Example: ``last_discard = true``."""
+    penalty_position: Literal["after-grid", "first-empty"] = "after-grid"
+    """Where a penalty card goes: the first free position ``after-grid`` (numbered from
+    the grid size + 1), or the ``first-empty`` position of the hand, a grid position
+    emptied by a snap included. Either way it stays a penalty card for
+    ``penalty_peekable``. Example: ``penalty_position = "first-empty"``."""
+    empty_grid: Literal["call", "win", "end", "nothing"] = "call"
+    """A grid emptied by snapping: counts as a call, wins the round at once (scoring
+    0), ``end``: ends the round at once with ordinary scoring, or nothing. Example:
+    ``empty_grid = "end"``."""
+    empty_grid_calls: Literal["at-once", "next-turn"] = "at-once"
+    """With ``empty_grid = "call"``, when the emptied hand calls: ``at-once`` (the final
+    turns start from the current turn), or at its owner's ``next-turn``, which is then
+    spent calling (if the hand is still empty and nobody has called). Example:
+    ``empty_grid_calls = "next-turn"``."""
 
 
 @attrs.frozen
@@ -384,6 +438,14 @@ class ScoringRules:
     winner_scores_zero: bool = False
     tie_break: tuple[TieBreak, ...] = ("share",)
     combination: CombinationRules | None = None
+    placement: dict[str, tuple[int, ...]] = attrs.field(factory=dict)
+    """Placement bonuses by the number of players (the key, written as text): the points
+    added to the round scores of the best places, lowest total first. A caller tied with
+    other players takes the better place; other tied players share the better place.
+    Places beyond the list add nothing; a player count without an entry adds nothing.
+    With teams, places are the teams'. Added after the winner's zero and the caller's
+    penalty or bonus; a ``combination`` still rewrites every score. Example (a
+    tournament circuit): ``placement = { 2 = [-3, 0], 4 = [-5, -2, 0, 0] }``."""
 
 
 @attrs.frozen
@@ -406,7 +468,12 @@ class MatchRules:
     exact_limit: Literal["none", "once", "always"] = "none"
     """A total of exactly the limit drops to half of it (once per match, or every time)."""
     first_dealer: Literal["first-seat", "random", "high-card"] = "first-seat"
-    starter: Literal["left-of-dealer", "worst-hand"] = "left-of-dealer"
+    starter: Literal["left-of-dealer", "worst-hand", "first-seat", "last-winner"] = "left-of-dealer"
+    """Who starts each round: ``left-of-dealer`` (the turn rotates with the deal),
+    ``worst-hand`` (the highest total of the last round), ``first-seat`` (seat 0, or the
+    first seat still playing, every round), or ``last-winner`` (the last round's winner,
+    the first of several clockwise from the dealer; left of the dealer in the first
+    round). Example: ``starter = "last-winner"``."""
 
 
 @attrs.frozen
@@ -441,7 +508,15 @@ class RuleSet:
 
 
 _PEEK_SCOPES = ("own", "other", "any")
-_SWAP_SCOPES = ("own-other", "any-two", "peeked-pair", "peeked-any", "peeked-own", "peeked-other")
+_SWAP_SCOPES = (
+    "own-other",
+    "any-two",
+    "peeked-pair",
+    "peeked-any",
+    "peeked-own",
+    "peeked-other",
+    "other-other",
+)
 _TIE_BREAKS = ("caller", "not-caller", "lower-cards", "fewer-cards", "share")
 
 
@@ -500,7 +575,9 @@ def table_costs(rules: RuleSet) -> Costs:
                 count = pos * (slots - pos)
             elif step.scope == "any-two":
                 count = slots * (slots - 1) // 2
-            else:
+            elif step.scope == "other-other":
+                count = (slots - pos) * (slots - pos - 1) // 2
+            else:  # a peeked card with one other card
                 count = slots
             # a skip, and the actor's own snaps if a window is open during the power
             decisions.append(
@@ -604,10 +681,11 @@ def _problems(r: RuleSet) -> Iterator[tuple[str, str]]:
     suitless = set(d.custom) if d.custom else {JOKER}
     # A rank the deck holds no card of (left out of deck.ranks, a custom count of 0, no
     # jokers) is absent. Every entry naming an absent rank -- a value, a colour override,
-    # a power, a combination -- is judged alike: accepted and unused (a child table
-    # cannot delete the entries it inherits). A name that is no rank of the deck's kind
-    # (a standard rank or the joker; a key of deck.custom) and has no value in
-    # values.rank is no rank at all, most likely a typo, and is refused.
+    # a power, a combination -- is judged alike: accepted and unused (a child that drops
+    # a rank from the deck need not also remove every entry it inherits for it). A name
+    # that is no rank of the deck's kind (a standard rank or the joker; a key of
+    # deck.custom) and has no value in values.rank is no rank at all, most likely a
+    # typo, and is refused.
     kind = set(d.custom) if d.custom else {*STANDARD_RANKS, JOKER}
     known = kind | set(r.values.rank)
 
@@ -725,9 +803,22 @@ def _problems(r: RuleSet) -> Iterator[tuple[str, str]]:
                 elif step.scope.startswith("peeked-") and peeks < 1:
                     yield f"{spath}.scope", f"{step.scope} needs a peek step before it"
 
+    if r.powers.swapped_out_from != "any" and not r.powers.swapped_out:
+        yield (
+            "powers.swapped_out_from",
+            "has no effect unless powers.swapped_out is true",
+        )
+
     # snapping
     s = r.snap
     yield from neg("snap.penalty_cards", s.penalty_cards)
+    if s.too_late == "penalty" and s.per_discard == "each":
+        yield (
+            "snap.too_late",
+            'a snap is never too late when per_discard is "each" (every match may snap)',
+        )
+    if s.empty_grid_calls != "at-once" and s.empty_grid != "call":
+        yield ("snap.empty_grid_calls", 'has no effect unless snap.empty_grid is "call"')
 
     # calling
     c = r.call
@@ -770,6 +861,12 @@ def _problems(r: RuleSet) -> Iterator[tuple[str, str]]:
                 f"scoring.tie_break[{i}]",
                 f"expected a tie-break step ({', '.join(_TIE_BREAKS)}), got {tie_step!r}",
             )
+    for places, bonuses in r.scoring.placement.items():
+        at = f"scoring.placement.{places}"
+        if not places.isdigit() or not places.isascii() or int(places) < 1:
+            yield at, f"expected a number of players (1 or more) as the key, got {places!r}"
+        elif len(bonuses) > int(places):
+            yield at, f"expected at most {places} places for {places} players, got {len(bonuses)}"
     combo = r.scoring.combination
     if combo is not None:
         if not combo.ranks:

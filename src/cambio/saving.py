@@ -19,7 +19,7 @@ from cattrs.preconf.json import make_converter
 
 from .cards import Card, card_from_json, card_to_json
 from .errors import RuleSetError, SaveError
-from .events import Event
+from .events import Event, EventKind
 from .loading import _found
 from .scoring import RoundResult
 
@@ -88,6 +88,11 @@ class RoundSnapshot:
     recycles: int
     events: list[Event]
     result: RoundResult | None
+    window_won: bool = False
+    closing_reason: str = ""
+    penalty_of: list[tuple[int, int]] = attrs.field(factory=list)
+    """Penalty cards in grid positions, as ``(card index, owner)`` pairs."""
+    calls_owed: int = 0
 
 
 @attrs.frozen
@@ -107,13 +112,16 @@ class SavedRound:
 
 def _event_to_list(e: Event) -> list[Any]:
     return [
-        e.kind,
+        str(e.kind.value) if isinstance(e.kind, EventKind) else e.kind,
         e.player,
         [list(p) for p in e.positions],
         [None if c is None else card_to_json(c) for c in e.cards],
         None if e.seen_by is None else sorted(e.seen_by),
         e.note,
     ]
+
+
+_EVENT_KINDS = frozenset(k.value for k in EventKind)
 
 
 def _converter() -> cattrs.Converter:
@@ -281,6 +289,8 @@ def _event(value: Any, path: str) -> Event:
     cards = _structure(value[3], tuple[Card | None, ...], f"{path}[3]")
     seen = _structure(value[4], tuple[int, ...] | None, f"{path}[4]")
     note = _structure(value[5], str, f"{path}[5]")
+    if kind in _EVENT_KINDS:
+        kind = EventKind(kind)  # else not a round event kind: kept as its text
     return Event(kind, player, positions, cards, None if seen is None else frozenset(seen), note)
 
 
@@ -322,6 +332,10 @@ def save_round(rnd: Round) -> dict[str, Any]:
         recycles=rnd._recycles,
         events=list(rnd._events),
         result=rnd._result,
+        window_won=rnd._window_won,
+        closing_reason=rnd._closing_reason,
+        penalty_of=sorted(rnd._penalty_of.items()),
+        calls_owed=rnd._calls_owed,
     )
     doc = SavedRound(
         format=SAVE_FORMAT,
@@ -426,6 +440,10 @@ def _restore(doc: SavedRound, verify: bool) -> Round:
     rnd._window_open = state.window_open
     rnd._window_discarder = state.window_discarder
     rnd._window_tried = state.window_tried
+    rnd._window_won = state.window_won
+    rnd._closing_reason = state.closing_reason
+    rnd._penalty_of = {int(c): int(o) for c, o in state.penalty_of}
+    rnd._calls_owed = state.calls_owed
     rnd._snapper = state.snapper
     rnd._give_target = state.give_target
     rnd._give_return = Phase(state.give_return)
@@ -493,6 +511,15 @@ def _deal_of(
 
 
 @attrs.frozen
+class SavedChange:
+    """A house change between actions: new rules (``kind = "rules"``) or a redeal."""
+
+    at: int
+    kind: str
+    rules: dict[str, Any] | None = None
+
+
+@attrs.frozen
 class SavedMatch:
     """The whole JSON document of a saved match: the table, the deal and the actions."""
 
@@ -502,6 +529,7 @@ class SavedMatch:
     seed: int
     actions: list[SavedAction]
     decks: list[list[Card] | None] = attrs.field(factory=list)
+    changes: list[SavedChange] = attrs.field(factory=list)
 
 
 def load_match(data: Any) -> Match:
@@ -533,7 +561,38 @@ def load_match(data: Any) -> Match:
         match = Match(rules, doc.players, seed=doc.seed, decks=doc.decks)
     except ValueError as exc:  # pragma: no cover - the deal is checked above
         raise SaveError("$", f"cannot deal this match: {exc}") from None
-    for k, a in enumerate(doc.actions):
+    changes: dict[int, list[tuple[int, RuleSet | None]]] = {}
+    last = 0
+    for c, change in enumerate(doc.changes):
+        at = f"$.changes[{c}]"
+        if not last <= change.at <= len(doc.actions):
+            raise SaveError(
+                at + ".at", f"expected an action index from {last} to {len(doc.actions)}"
+            )
+        last = change.at
+        if change.kind == "rules":
+            if change.rules is None:
+                raise SaveError(at + ".rules", "a change of rules needs the new rules")
+            new: RuleSet | None = rules_from_save(change.rules, at + ".rules")
+        elif change.kind == "redeal":
+            if change.rules is not None:
+                raise SaveError(at + ".rules", "a redeal takes no rules (expected null)")
+            new = None
+        else:
+            raise SaveError(at + ".kind", f"expected 'rules' or 'redeal', found {change.kind!r}")
+        changes.setdefault(change.at, []).append((c, new))
+    for k in range(len(doc.actions) + 1):
+        for c, new in changes.get(k, ()):
+            try:
+                if new is None:
+                    match.redeal()
+                else:
+                    match.change_rules(new)
+            except ValueError as exc:
+                raise SaveError(f"$.changes[{c}]", f"cannot be applied: {exc}") from None
+        if k == len(doc.actions):
+            break
+        a = doc.actions[k]
         try:
             action = Action(ActionKind(a.kind), a.player, tuple(a.positions))
         except ValueError:

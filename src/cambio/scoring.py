@@ -3,9 +3,17 @@
 Scoring is a pipeline, each step a function of the RuleSet::
 
     card values -> totals -> (team totals) -> lowest -> tie-break chain -> winners
-    -> round scores (winner scores zero, caller penalty or bonus, combination)
+    -> round scores (winner scores zero, caller penalty or bonus, placement bonuses,
+       combination)
 
-:func:`score_round` takes the final hands and returns a :class:`RoundResult`.
+:func:`score_hands` is the public entry: hands as cards (or card texts), in position
+order, ``None`` for an empty position. :func:`score_round` is the engine's form, with
+``(position, card)`` pairs.
+
+>>> from cambio.rules import RuleSet
+>>> res = score_hands(RuleSet(), [["AH", "2C", None, "KH"], ["5S", "5D", "5C", "5H"]])
+>>> res.totals, res.winners
+((2, 20), (0,))
 """
 
 from __future__ import annotations
@@ -18,7 +26,15 @@ import attrs
 from .cards import Card
 from .rules import RuleSet
 
-__all__ = ["HandCard", "RoundResult", "score_round", "team_of", "teams_of"]
+__all__ = [
+    "HandCard",
+    "RoundResult",
+    "placements",
+    "score_hands",
+    "score_round",
+    "team_of",
+    "teams_of",
+]
 
 
 @attrs.frozen
@@ -108,6 +124,72 @@ def _tie_break(
     return tied
 
 
+def placements(totals: Sequence[int], caller: int | None = None) -> tuple[int, ...]:
+    """Each entry's place (0 for the best) by ascending total.
+
+    Tied entries share the better place, except that a caller (an index into
+    ``totals``) tied with others takes the better place alone.
+
+    >>> placements([10, 4, 10, 7])
+    (2, 0, 2, 1)
+    >>> placements([5, 5, 9], caller=1)
+    (1, 0, 2)
+    """
+    out = []
+    for u, total in enumerate(totals):
+        better = sum(
+            1
+            for v, other in enumerate(totals)
+            if other < total or (other == total and v == caller and u != caller)
+        )
+        out.append(better)
+    return tuple(out)
+
+
+def score_hands(
+    rules: RuleSet,
+    hands: Sequence[Sequence[Card | str | None]],
+    *,
+    caller: int | None = None,
+    reason: str = "call",
+) -> RoundResult:
+    """Score final ``hands`` under ``rules``: the public form of the scoring pipeline.
+
+    Each hand lists its positions in order (position 1 first); a card is a
+    :class:`~cambio.cards.Card` or its text (``"KH"``, ``"10S"``, ``"JK"``) and ``None``
+    is an empty position. ``caller`` is the seat that called, if any; ``reason`` is
+    recorded in the result as the round's ending (``"call"``, ``"stock"``, ...).
+
+    >>> from cambio.rules import CallRules, RuleSet
+    >>> rules = RuleSet(call=CallRules(penalty=10))
+    >>> score_hands(rules, [["9H", "9S"], ["AH", "2H"]], caller=0).scores
+    (28, 3)
+    """
+    if isinstance(hands, (str, bytes)):
+        raise TypeError("expected a sequence of hands, each a sequence of cards")
+    pairs: list[list[tuple[int, Card]]] = []
+    for p, hand in enumerate(hands):
+        if isinstance(hand, (str, bytes)):
+            raise TypeError(f"hand {p}: expected a sequence of cards, got {hand!r}")
+        row = []
+        for i, card in enumerate(hand):
+            if card is None:
+                continue
+            if isinstance(card, str):
+                card = Card.parse(card)
+            elif not isinstance(card, Card):
+                raise TypeError(f"hand {p}, position {i + 1}: expected a card, got {card!r}")
+            row.append((i + 1, card))
+        pairs.append(row)
+    if not pairs:
+        raise ValueError("expected at least one hand")
+    if caller is not None and not (
+        isinstance(caller, int) and not isinstance(caller, bool) and 0 <= caller < len(pairs)
+    ):
+        raise ValueError(f"caller must be a seat from 0 to {len(pairs) - 1}, got {caller!r}")
+    return score_round(rules, pairs, reason=reason, caller=caller)
+
+
 def score_round(
     rules: RuleSet,
     hands: Sequence[Sequence[tuple[int, Card]]],
@@ -155,6 +237,12 @@ def score_round(
             unit_scores[caller_unit] += rules.call.bonus
         else:
             unit_scores[caller_unit] += rules.call.penalty
+
+    bonuses = rules.scoring.placement.get(str(players), ())
+    if bonuses:
+        for u, place in enumerate(placements(unit_totals, caller_unit)):
+            if place < len(bonuses):
+                unit_scores[u] += bonuses[place]
 
     combination: int | None = None
     combo = rules.scoring.combination
