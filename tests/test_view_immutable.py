@@ -159,5 +159,13 @@ class _Handle:
 def test_the_attack_reaches_a_list_behind_a_private_attribute() -> None:
     """The attacker is strong enough to find and change what the old history shared."""
     shared = [1, 2, 3]
-    attack((_Handle(shared), cambio.RuleSet()))
+    attack((_Handle(shared), ({"a": [4]}, frozenset({5}))))
     assert shared != [1, 2, 3]
+
+
+def test_rulesets_built_apart_share_nothing_mutable() -> None:
+    """Changing one RuleSet's tables (they are plain dicts) never changes another's."""
+    first, second = cambio.RuleSet(), cambio.RuleSet()
+    shared = {id(x) for x in reachable(first)} & {id(x) for x in reachable(second)}
+    mutable = [x for x in reachable(first) if id(x) in shared and isinstance(x, (dict, list, set))]
+    assert mutable == []

@@ -485,23 +485,27 @@ class TeamRules:
 
 @attrs.frozen
 class RuleSet:
-    """One Cambio table: every rule the engine reads, grouped by concern."""
+    """One Cambio table: every rule the engine reads, grouped by concern.
+
+    Each RuleSet built with defaults gets its own sections (nothing mutable is shared
+    between two RuleSets built separately).
+    """
 
     name: str = "custom"
     summary: str = ""
-    players: PlayerRules = PlayerRules()
-    deck: DeckRules = DeckRules()
-    values: ValueRules = ValueRules()
-    grid: GridRules = GridRules()
-    opening: OpeningRules = OpeningRules()
-    turn: TurnRules = TurnRules()
-    powers: PowerRules = PowerRules()
-    snap: SnapRules = SnapRules()
-    call: CallRules = CallRules()
-    scoring: ScoringRules = ScoringRules()
-    stock: StockRules = StockRules()
-    match: MatchRules = MatchRules()
-    teams: TeamRules = TeamRules()
+    players: PlayerRules = attrs.field(factory=PlayerRules)
+    deck: DeckRules = attrs.field(factory=DeckRules)
+    values: ValueRules = attrs.field(factory=ValueRules)
+    grid: GridRules = attrs.field(factory=GridRules)
+    opening: OpeningRules = attrs.field(factory=OpeningRules)
+    turn: TurnRules = attrs.field(factory=TurnRules)
+    powers: PowerRules = attrs.field(factory=PowerRules)
+    snap: SnapRules = attrs.field(factory=SnapRules)
+    call: CallRules = attrs.field(factory=CallRules)
+    scoring: ScoringRules = attrs.field(factory=ScoringRules)
+    stock: StockRules = attrs.field(factory=StockRules)
+    match: MatchRules = attrs.field(factory=MatchRules)
+    teams: TeamRules = attrs.field(factory=TeamRules)
 
     def value(self, card: Card) -> int:
         return self.values.of(card)
