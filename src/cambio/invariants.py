@@ -207,8 +207,10 @@ def _problems(r: Round) -> Iterator[tuple[str, str]]:
         yield "give_target", f"expected -1 or a place from 0 to {n * P - 1}"
         return
     turn_phases = (Phase.TURN, Phase.DRAWN, Phase.TAKEN, Phase.POWER, Phase.END_OF_TURN)
+    if rules.snap.last_discard:  # a snap of the last discard may owe a give while closing
+        turn_phases += (Phase.CLOSING,)
     if r._give_return not in turn_phases:
-        yield "give_return", "expected the number of a turn phase (1 to 5)"
+        yield "give_return", "expected the number of a turn phase (1 to 5) or closing (8)"
         return
 
     if not 0 <= r._calls_owed <= ALL:
@@ -217,7 +219,9 @@ def _problems(r: Round) -> Iterator[tuple[str, str]]:
     if r._calls_owed and rules.snap.empty_grid != "call":
         yield "calls_owed", "only a table where an emptied grid calls owes calls"
         return
-    closing = r.phase is Phase.CLOSING
+    closing = r.phase is Phase.CLOSING or (
+        r.phase is Phase.GIVE and r._give_return is Phase.CLOSING
+    )
     reasons = ("stock", "turn-cap", "call")
     if closing and r._closing_reason not in reasons:
         yield (
