@@ -206,7 +206,13 @@ def _problems(r: Round) -> Iterator[tuple[str, str]]:
     if not -1 <= r._give_target < n * P:
         yield "give_target", f"expected -1 or a place from 0 to {n * P - 1}"
         return
-    turn_phases = (Phase.TURN, Phase.DRAWN, Phase.TAKEN, Phase.POWER, Phase.END_OF_TURN)
+    turn_phases: tuple[Phase, ...] = (
+        Phase.TURN,
+        Phase.DRAWN,
+        Phase.TAKEN,
+        Phase.POWER,
+        Phase.END_OF_TURN,
+    )
     if rules.snap.last_discard:  # a snap of the last discard may owe a give while closing
         turn_phases += (Phase.CLOSING,)
     if r._give_return not in turn_phases:
