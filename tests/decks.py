@@ -1,8 +1,10 @@
-"""Prepared decks for scripted tests (shared by the test modules)."""
+"""Prepared decks and written positions for scripted tests (shared by the test modules)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+
+from cambio import Round, RuleSet
 
 
 def deal(*grids: Sequence[str], discard: str, stock: Sequence[str] = ()) -> list[str]:
@@ -13,3 +15,12 @@ def deal(*grids: Sequence[str], discard: str, stock: Sequence[str] = ()) -> list
     out.append(discard)
     out.extend(stock)
     return out
+
+
+def position(rules: RuleSet | str, *fields: str) -> Round:
+    """A round built from a written position given field by field (see docs/positions.md).
+
+    Writing the fields apart lets a test put a comment beside each one; the stock may end
+    in ``...`` (every card not written elsewhere, face down).
+    """
+    return Round.from_position(rules, " ".join(fields))

@@ -97,3 +97,23 @@ def test_reference_plays_the_engine_games() -> None:
         assert rnd.result is not None and rnd.result.reason == "stock"
         assert (n, tuple(rnd.result.totals)) == (decisions, totals), seed
         assert [e[0] for e in log] == [e.kind for e in rnd.events], seed
+
+
+def test_speed_reports_every_figure_with_its_target() -> None:
+    out = _run("speed.py", "--quick")
+    figures = (
+        "engine_ratio",
+        "simulate_random_ratio",
+        "simulate_memory_ratio",
+        "snap_vs_practice",
+        "penalty_vs_practice",
+        "deal_us",
+        "copy_us",
+        "to_json_ms",
+        "save_kb",
+        "from_json_ms",
+    )
+    assert set(out["targets"]) == set(figures)
+    for key in figures:
+        assert out[key] > 0
+        assert {"target", "kind", "met"} <= set(out["targets"][key])

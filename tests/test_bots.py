@@ -471,3 +471,35 @@ def test_a_bot_holds_no_reference_to_the_round(factory: type[Bot]) -> None:
     play_round(rnd, [checking, bots[1], bots[2]], seed=2)  # type: ignore[list-item]
     check()
     assert not [o for o in _reachable(bots[0]) if isinstance(o, Round)]
+
+
+def test_only_a_bot_that_reads_no_view_goes_without() -> None:
+    from cambio.bots.base import _reads_view
+
+    class Tuned(RandomBot):  # same act and react: still reads nothing
+        pass
+
+    class Peeker(RandomBot):  # overrides act: may read the view
+        def act(self, view: PlayerView | None, legal: Sequence[Action]) -> Action:
+            assert view is not None and view.player == self.seat
+            return super().act(view, legal)
+
+    assert not _reads_view(RandomBot()) and not _reads_view(Tuned())
+    assert _reads_view(Peeker()) and _reads_view(MemoryBot())
+    played = play_round(Round(RuleSet(), 3, seed=2), [Peeker(1), Tuned(2), RandomBot(3)], seed=4)
+    assert played.decisions > 0
+
+
+def test_the_driver_plays_the_same_round_as_applying_actions() -> None:
+    rnd = Round("snap", 3, seed=12)
+    seen: list[Action] = []
+    play_round(
+        rnd,
+        [MemoryBot(), RandomBot(snap_rate=0.3), RandomBot()],
+        seed=8,
+        observer=lambda a, e: seen.append(a),
+    )
+    again = Round("snap", 3, seed=12)
+    for action in seen:
+        again.apply(action)
+    assert again == rnd and again.action_ids == rnd.action_ids

@@ -94,7 +94,7 @@ def test_variants_lists_every_profile_with_its_summary(capsys: pytest.CaptureFix
     status, out, err = run(capsys, "variants")
     assert status == 0, err
     names = available_variants()
-    assert len(names) == 20
+    assert len(names) == 21
     for name in names:
         assert f" {name} " in out
         summary = load_ruleset(name).summary
@@ -245,7 +245,7 @@ def test_validate_quiet(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
 def test_validate_every_bundled_profile_file(capsys: pytest.CaptureFixture[str]) -> None:
     root = Path(__file__).resolve().parents[1] / "variants"
     files = sorted(str(p) for p in root.glob("*.toml"))
-    assert len(files) == 20
+    assert len(files) == 21
     status, out, _ = run(capsys, "validate", *files)
     assert status == 0, out
     assert out.splitlines() == [f"{f}: ok" for f in files]
@@ -342,6 +342,72 @@ def test_module_doctests() -> None:
     failures, tried = doctest.testmod(cli)
     assert tried >= 1
     assert failures == 0
+
+
+# --------------------------------------------------------------------------- cambio show
+POSITION = "AS,2S,3S@0,4S@0/5S,6S,7S@1,8S@1 - 9S 10S,... turn 0 0,0"
+
+
+def test_show_draws_a_position(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(capsys, "show", POSITION, "--variant", "practice")
+    assert status == 0, err
+    lines = out.splitlines()
+    assert lines[0] == "practice, 2 seats"
+    assert lines[1].startswith("P0 * [1] AS@none") and "[3] 3S@0" in lines[2]
+    assert "Discard: 9S (1 card)   Stock: 43 cards, next 10S" in out
+    assert "Legal: P0 draw | P0 take | P0 call" in out
+    # the fields may also come as separate arguments, or on standard input
+    assert run(capsys, "show", *POSITION.split(" "), "--variant", "practice")[1] == out
+    assert "--variant" in run(capsys, "show", "--help")[1]
+
+
+def test_show_reads_standard_input(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(POSITION + "\n"))
+    status, out, _ = run(capsys, "show", "-", "--variant", "practice")
+    assert status == 0 and "Stock: 43 cards, next 10S" in out
+
+
+@pytest.mark.parametrize(
+    ("text", "column", "words"),
+    [
+        (POSITION.replace("turn 0", "turn 5"), 51, "expected the seat whose turn it is"),
+        (POSITION.replace("9S", "AS"), 35, "AS is written a second time"),
+        (POSITION.replace("7S@1", "7S@1#"), 23, "card 7S is marked a penalty card"),
+    ],
+)
+def test_show_refuses_a_bad_position_with_its_column(
+    capsys: pytest.CaptureFixture[str], text: str, column: int, words: str
+) -> None:
+    status, out, err = run(capsys, "show", text, "--variant", "practice")
+    assert status == 2 and out == ""
+    first, line, caret = err.splitlines()
+    assert first.startswith(f"cambio show: column {column}: ") and words in first
+    assert line == "  " + text
+    assert caret == "  " + " " * (column - 1) + "^"
+    assert "Traceback" not in err
+
+
+def test_show_a_bad_table_or_no_table(capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = run(capsys, "show", POSITION, "--variant", "no-such-table")
+    assert status == 1 and "no-such-table" in err
+    status, _, err = run(capsys, "show", POSITION)
+    assert status == 2 and "--variant" in err
+
+
+def test_show_as_a_process_exits_two_without_a_traceback() -> None:
+    env = {**os.environ, "PYTHONPATH": str(Path(cambio.__file__).parents[1])}
+    done = subprocess.run(
+        [sys.executable, "-m", "cambio.cli", "show", "AS turn", "--variant", "practice"],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert done.stderr.startswith("cambio show: column ")
+    assert "Traceback" not in done.stderr
 
 
 def test_validate_allow_dir_lets_extends_leave_the_files_folder(

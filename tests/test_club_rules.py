@@ -19,7 +19,7 @@ import cambio
 from cambio import Action, ActionKind, Card, EventKind, Match, Phase, Round, RuleSet
 from cambio.rules import Power, PowerRules, SnapRules, Step
 from cambio.scoring import placements, score_hands
-from decks import deal
+from decks import deal, position
 
 STICKING = {"when": "any-time", "targets": "any"}
 """Sticking on the practice table: any moment, own cards or another's."""
@@ -178,6 +178,22 @@ def test_the_discard_that_ends_the_round(last_discard: bool) -> None:
 
 def test_the_last_discard_snapped_correctly_ends_the_round_at_once() -> None:
     rules = table(snap={**STICKING, "last_discard": True})
+    r = position(
+        rules,
+        "AS,2S,3S@0,4S@0/6C,2C,3C@1,4C@1/5S,AH,2H@2,3H@2",
+        "- 6D,5D,9D 4D,3D,2D,...",  # P2's final turn discarded the 6D
+        "closing:call 2 1,1,1",  # the round ends by the call once nobody can snap it
+        "call=0:- window=2",  # P0 called, no final turn is left; the 6D can be snapped
+    )
+    assert r.closing_reason == "call" and r.reactors == (2, 0, 1)
+    r.apply(Action.snap(1, (1, 1)))
+    assert r.is_over and r.result is not None
+    assert Card("6", "C") not in [h.card for h in r.result.hands[1]]
+    assert r.discard_pile[-1] == Card("6", "C")
+
+
+def test_a_snap_of_anothers_card_on_the_last_discard_owes_a_give_then_ends() -> None:
+    rules = table(snap={**STICKING, "last_discard": True})
     deck = deal(
         ["AS", "2S", "3S", "4S"],
         ["6C", "2C", "3C", "4C"],
@@ -188,11 +204,13 @@ def test_the_last_discard_snapped_correctly_ends_the_round_at_once() -> None:
     r = Round(rules, 3, deck=deck, seed=1)
     r.apply(Action.call(0))
     draw_discard(r, 1)
-    draw_discard(r, 2)  # the 6D ends the round ... unless snapped
-    r.apply(Action.snap(1, (1, 1)))
-    assert r.is_over and r.result is not None
-    assert Card("6", "C") not in [h.card for h in r.result.hands[1]]
-    assert r.discard_pile[-1] == Card("6", "C")
+    draw_discard(r, 2)  # the 6D, the last discard
+    r.apply(Action.snap(0, (1, 1)))  # P0 snaps P1's 6C and owes P1 a card
+    assert r.phase is Phase.GIVE and not r.is_over
+    assert Round.from_json(r.to_json(), verify=True) == r  # a state saves and loads
+    r.apply(Action.give(0, 2))
+    assert r.is_over and r.result is not None and r.result.reason == "call"
+    assert r.hand(1)[0] == Card("2", "S")
 
 
 def test_without_a_window_the_round_ends_as_before() -> None:
@@ -308,20 +326,16 @@ def test_where_a_penalty_card_goes(where: str) -> None:
 
 def test_a_penalty_card_in_the_grid_becomes_ordinary_once_it_moves() -> None:
     rules = table(snap={**STICKING, "penalty_position": "first-empty"})
-    deck = deal(
-        ["AS", "2S", "3S", "4S"],
-        ["5C", "2C", "3C", "4C"],
-        ["6S", "AH", "2H", "3H"],
-        discard="9D",
-        stock=["5D", "3D", "KD", "JH"],
+    r = position(
+        rules,
+        # P1 snapped its 5C, then wrongly its 2C (shown to all): the penalty KD fills P1:1
+        "AS,2S,3S@0,4S@0/KD#,2C@*,3C@1,4C@1/6S,AH,2H@2,3H@2",
+        "s:JH@2",  # P2 has drawn a JH
+        "3D,5C,5D,9D ...",
+        "drawn 2 1,1,0",
+        "window=1:1",  # P1's 3D may still be snapped, but not by P1 again
     )
-    r = Round(rules, 3, deck=deck, seed=1)
-    draw_discard(r, 0)
-    r.apply(Action.snap(1, (1, 1)))
-    draw_discard(r, 1)
-    r.apply(Action.snap(1, (1, 2)))  # penalty KD into P1:1
     assert r.penalty_cards == ((1, 1),)
-    r.apply(Action.draw(2))
     r.apply(Action.discard(2))  # the JH: a blind swap of own and another's
     r.apply(Action.swap(2, (2, 1), (1, 1)))
     assert r.hand(2)[0] == Card("K", "D") and r.penalty_cards == ()
@@ -442,6 +456,23 @@ def test_what_an_empty_grid_does(mode: str) -> None:
         assert r.result.winners == (1,) and r.result.scores[1] == 0
     else:
         assert r.result.winners == (2,) and r.result.scores == (3, 0, -1)
+
+
+def test_an_owed_call_is_made_at_the_next_turn_or_lapses() -> None:
+    rules = _one_card(empty_grid_calls="next-turn")
+    # P1 has snapped its only card away; it calls when its next turn comes
+    owed = ("3S@0/-/KH@2", "- 7D,9D AD,2D,...", "turn 0 1,0,0", "owed=1")
+    r = position(rules, *owed)
+    assert r.calls_owed == frozenset({1}) and r.caller is None
+    draw_discard(r, 0)
+    assert r.caller == 1 and r.current == 2 and r.calls_owed == frozenset()
+    # ... unless somebody calls first: then the owed call lapses and P1 has a final turn
+    r = position(rules, *owed)
+    r.apply(Action.call(0))
+    assert r.caller == 0 and r.current == 1 and r.calls_owed == frozenset()
+    draw_discard(r, 1)
+    draw_discard(r, 2)
+    assert r.result is not None and r.result.caller == 0
 
 
 def test_a_call_owed_lapses_when_someone_else_calls_first() -> None:

@@ -60,6 +60,12 @@ CASES: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = [
         ("--variant", "practice", "--quiet"),
         ("practice: ended by", "every client's events equal its view's history: True"),
     ),
+    (
+        "pettingzoo_random.py",
+        ("--episodes", "2", "--variant", "snap"),
+        ("episode 0:", "episode 1:", "returns player_0"),
+    ),
+    ("cfr_micro.py", ("--iterations", "0"), ("iteration    0  NashConv", "uniform random policy")),
 ]
 
 

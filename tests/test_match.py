@@ -322,7 +322,8 @@ def test_tie_is_settled_by_an_extra_round_among_the_tied_only() -> None:
     assert m.round.players == 2
     assert (m.dealer, m.starter) == (2, 0)
     assert m.to_act == 0
-    assert m.legal_actions(1) == [] and m.reactors == ()
+    # P1 sits out; the starter alone may stick on the dealt discard in its first turn
+    assert m.legal_actions(1) == [] and m.reactors == (0,)
 
     # P0 draws the jack and blind-swaps its position 1 with P2's position 4: the
     # action is written in match seats and reaches the round in round seats.
@@ -909,3 +910,24 @@ def test_random_matches_finish_and_add_up(name: str) -> None:
         if i % 25 == 0:
             assert Match.replay(rules, m.actions, players=m.players, seed=i) == m
     assert rounds >= count
+
+
+@pytest.mark.parametrize("variant", ["elimination", "practice", "cabo"])
+def test_apply_returns_each_match_event_once(variant: str) -> None:
+    """Every match event is returned by exactly one apply, once (a new round's start was
+    returned twice when a round ended)."""
+    m = Match(variant, seed=3)
+    rng = random.Random(5)
+    returned: list[cambio.Event] = []
+    for _ in range(200_000):
+        if m.is_over:
+            break
+        ids = m.legal_action_ids()
+        returned.extend(m.apply(ids[rng.randrange(len(ids))]))
+    assert m.is_over
+    mine = [e for e in returned if isinstance(e.kind, MatchEventKind)]
+    assert len({id(e) for e in mine}) == len(mine)
+    logged = [e for e in m.events if isinstance(e.kind, MatchEventKind)]
+    assert mine == logged[len(logged) - len(mine) :]
+    starts = [e for e in mine if e.kind is MatchEventKind.ROUND_START]
+    assert len(starts) == len(m.records) - 1  # the first round's start comes with the deal

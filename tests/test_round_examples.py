@@ -1,4 +1,11 @@
-"""The rule pages' worked examples, replayed with prepared decks and scripted actions."""
+"""The rule pages' worked examples, replayed with prepared decks and scripted actions.
+
+A test about a moment in the middle of a round starts from a written position of that
+moment (``decks.position``, one field per line; see docs/positions.md) rather than from
+a deal and the plays that lead there: ``call=0:2`` reads "seat 0 has called, seat 2
+still has its final turn", ``3S@0`` "a 3S that seat 0 knows", ``5D!`` "the 5D whose power
+is in use", and a stock ending in ``...`` holds every card not written elsewhere.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +15,7 @@ import pytest
 import cambio
 from cambio import Action, Card, IllegalActionError, Phase, Round
 from cambio.rules import CallRules, RuleSet, ScoringRules
-from decks import deal
+from decks import deal, position
 
 
 def load(name: str) -> RuleSet:
@@ -17,17 +24,16 @@ def load(name: str) -> RuleSet:
 
 # --------------------------------------------------------------------------- practice
 def test_practice_ten_point_finish_still_wins_after_final_turns() -> None:
-    rules = load("practice")
-    deck = deal(
-        ["AS", "2C", "3H", "4D"],  # me: 10
-        ["KS", "QS", "9S", "8S"],  # Robin: 42, improves Q -> 2 = 32
-        ["KC", "JC", "10C", "6C"],  # Alex: 40, improves J -> A = 30
-        discard="5D",
-        stock=["2D", "AH", "6D"],
+    r = position(
+        "practice",
+        "AS,2C,3H@0,4D@0/KS,QS,9S@1,8S@1/KC,JC,10C@2,6C@2",  # 10, 42 (Q -> 2), 40 (J -> A)
+        "-",  # nobody holds a card
+        "5D",  # the discard pile
+        "2D,AH,6D,...",  # the stock, top card first
+        "turn 1",  # P1's turn, not yet drawn
+        "1,0,0",  # turns taken: P0 called with its first
+        "call=0:2",  # P0 called; after P1, P2 has its final turn
     )
-    r = Round(rules, players=3, deck=deck)
-    assert r.to_act == 0
-    r.apply(Action.call(0))
     assert r.caller == 0
     assert r.to_act == 1
     r.apply(Action.draw(1))
@@ -56,16 +62,12 @@ def test_practice_red_king_and_black_king_values() -> None:
 
 
 def test_practice_ties_share_the_win() -> None:
-    rules = load("practice")
-    deck = deal(
-        ["AS", "2C", "3H", "4D"],
-        ["AC", "2S", "3D", "4H"],
-        ["KS", "QS", "JS", "10S"],
-        discard="5D",
-        stock=["9D", "9C"],
+    r = position(
+        "practice",
+        "AS,2C,3H@0,4D@0/AC,2S,3D@1,4H@1/KS,QS,JS@2,10S@2",  # 10, 10, 46
+        "- 5D 9D,9C,...",
+        "turn 1 1,0,0 call=0:2",  # P0 has called
     )
-    r = Round(rules, players=3, deck=deck)
-    r.apply(Action.call(0))
     for p in (1, 2):
         r.apply(Action.draw(p))
         r.apply(Action.discard(p))
@@ -155,16 +157,13 @@ def test_practice_stock_exhaustion_ends_without_recycling() -> None:
 
 # --------------------------------------------------------------------------- penalty
 def test_penalty_tie_lower_cards_break_joker_and_ace_beat_red_king_and_two() -> None:
-    rules = load("penalty")
-    deck = deal(
-        ["10S", "10C", "9S", "9C"],  # caller: 38
-        ["Joker", "AS", "5S", "6S"],  # 12: highest 6, 5, then 1 vs 2
-        ["KH", "2C", "5C", "6C"],  # 12
-        discard="3D",
-        stock=["3S", "4S"],
+    r = position(
+        "penalty",
+        # the caller 38; P1 and P2 12 each: highest 6, 5, then 1 (Joker, AS) vs 2 (KH, 2C)
+        "10S,10C,9S@0,9C@0/Joker,AS,5S@1,6S@1/KH,2C,5C@2,6C@2",
+        "- 3D 3S,4S,...",
+        "turn 1 1,0,0 call=0:2",
     )
-    r = Round(rules, players=3, deck=deck)
-    r.apply(Action.call(0))
     for p in (1, 2):
         r.apply(Action.draw(p))
         r.apply(Action.discard(p))
@@ -175,16 +174,12 @@ def test_penalty_tie_lower_cards_break_joker_and_ace_beat_red_king_and_two() -> 
 
 
 def test_penalty_tie_goes_to_the_non_caller() -> None:
-    rules = load("penalty")
-    deck = deal(
-        ["AS", "2S", "3S", "4S"],  # caller 10
-        ["AC", "2C", "3C", "4C"],  # 10
-        ["KS", "QS", "JS", "10S"],
-        discard="3D",
-        stock=["5S", "5C"],
+    r = position(
+        "penalty",
+        "AS,2S,3S@0,4S@0/AC,2C,3C@1,4C@1/KS,QS,JS@2,10S@2",  # the caller 10, P1 10
+        "- 3D 5S,5C,...",
+        "turn 1 1,0,0 call=0:2",
     )
-    r = Round(rules, players=3, deck=deck)
-    r.apply(Action.call(0))
     for p in (1, 2):
         r.apply(Action.draw(p))
         r.apply(Action.discard(p))
@@ -195,16 +190,13 @@ def test_penalty_tie_goes_to_the_non_caller() -> None:
 
 def test_wrong_stick_gives_face_down_penalty_card_its_owner_cannot_peek() -> None:
     rules = load("penalty")
-    deck = deal(
-        ["5S", "6S", "7S", "8S"],
-        ["9H", "9D", "2H", "2D"],
-        ["4C", "4S", "4H", "4D"],
-        discard="3C",
-        stock=["5D", "QH", "7D", "3S"],
+    r = position(
+        rules,
+        "5S,6S,7S@0,8S@0/9H,9D,2H@1,2D@1/4C,4S,4H@2,4D@2",
+        "- 5D,3C QH,7D,3S,...",  # P0 has just discarded the 5D
+        "turn 1 1,0,0",
+        "window=0",  # which anyone may snap (P0 discarded it)
     )
-    r = Round(rules, players=3, deck=deck)
-    r.apply(Action.draw(0))
-    r.apply(Action.discard(0))  # 5D on top, window open for everyone
     assert r.window_open
     assert r.reactors == (0, 1, 2)  # everyone, in seat order from the discarder
     r.apply(Action.snap(1, (1, 1)))  # 9H is not a 5: wrong
@@ -229,17 +221,12 @@ def test_wrong_stick_gives_face_down_penalty_card_its_owner_cannot_peek() -> Non
 
 
 def test_correct_snap_of_anothers_card_gives_one_back() -> None:
-    rules = load("penalty")
-    deck = deal(
-        ["5S", "6S", "7S", "8S"],
-        ["9H", "9D", "2H", "2D"],
-        ["4C", "4S", "4H", "4D"],
-        discard="3C",
-        stock=["2S", "AH"],
+    r = position(
+        "penalty",
+        "5S,6S,7S@0,8S@0/9H,9D,2H@1,2D@1/4C,4S,4H@2,4D@2",
+        "- 2S,3C AH,...",
+        "turn 1 1,0,0 window=0",  # P0's 2S can be snapped
     )
-    r = Round(rules, players=3, deck=deck)
-    r.apply(Action.draw(0))
-    r.apply(Action.discard(0))  # 2S
     r.apply(Action.snap(2, (1, 3)))  # P2 snaps P1's 2H: right
     assert r.phase is Phase.GIVE and r.to_act == 2
     assert r.hand(1)[2] is None
@@ -272,16 +259,12 @@ def test_grid_emptied_by_snapping_counts_as_a_call() -> None:
 
 # --------------------------------------------------------------------------- snap table
 def _snap_call_round(my_grid: list[str]) -> cambio.RoundResult:
-    rules = load("snap")
-    deck = deal(
-        my_grid,
-        ["AC", "2C", "3C", "4C"],  # 10
-        ["KS", "QS", "JS", "10S"],
-        discard="3D",
-        stock=["5S", "6C"],
+    r = position(
+        "snap",
+        ",".join(my_grid) + "/AC,2C,3C,4C/KS,QS,JS,10S",  # P1 holds 10
+        "- 3D 5S,6C,...",
+        "turn 1 1,0,0 call=0:2",  # P0 has called
     )
-    r = Round(rules, players=3, deck=deck)
-    r.apply(Action.call(0))
     for p in (1, 2):
         r.apply(Action.draw(p))
         r.apply(Action.discard(p))
@@ -327,16 +310,13 @@ def test_snap_table_jack_swaps_any_two_cards() -> None:
 
 # --------------------------------------------------------------------------- elimination
 def test_elimination_caller_penalty_and_winner_zero() -> None:
-    rules = load("elimination")
-    deck = deal(
-        ["AS", "2S", "3S", "9S"],  # caller 15
-        ["AC", "2C", "3C", "4C"],  # 10: strictly lowest, scores 0
-        ["KH", "QS", "JS", "10S"],  # -2 + 12 + 11 + 10 = 31
-        discard="3D",
-        stock=["5S", "6C", "5C"],
+    r = position(
+        "elimination",
+        # the caller 15; P1 10: strictly lowest, scores 0; P2 -2 + 12 + 11 + 10 = 31
+        "AS,2S,3S,9S/AC,2C,3C,4C/KH,QS,JS,10S",
+        "- 3D 5S,6C,5C,...",
+        "turn 1 1,0,0 call=0:2",
     )
-    r = Round(rules, players=3, deck=deck)
-    r.apply(Action.call(0))
     for p in (1, 2):
         r.apply(Action.draw(p))
         r.apply(Action.discard(p))
@@ -347,16 +327,12 @@ def test_elimination_caller_penalty_and_winner_zero() -> None:
 
 
 def test_elimination_caller_tying_lowest_counts_as_lowest() -> None:
-    rules = load("elimination")
-    deck = deal(
-        ["AS", "2S", "3S", "4S"],
-        ["AC", "2C", "3C", "4C"],
-        ["KS", "QS", "JS", "10S"],
-        discard="3D",
-        stock=["5S", "6C"],
+    r = position(
+        "elimination",
+        "AS,2S,3S,4S/AC,2C,3C,4C/KS,QS,JS,10S",  # the caller ties P1 at 10
+        "- 3D 5S,6C,...",
+        "turn 1 1,0,0 call=0:2",
     )
-    r = Round(rules, players=3, deck=deck)
-    r.apply(Action.call(0))
     for p in (1, 2):
         r.apply(Action.draw(p))
         r.apply(Action.discard(p))
@@ -367,17 +343,13 @@ def test_elimination_caller_tying_lowest_counts_as_lowest() -> None:
 
 
 def test_elimination_queen_peeks_own_and_opponent_then_may_swap_them() -> None:
-    rules = load("elimination")
-    deck = deal(
-        ["5S", "6S", "7S", "8S"],
-        ["9H", "9D", "2H", "2D"],
-        ["4C", "4S", "4H", "4D"],
-        discard="3C",
-        stock=["QD"],
+    r = position(
+        "elimination",
+        "5S,6S,7S@0,8S@0/9H,9D,2H@1,2D@1/4C,4S,4H@2,4D@2",
+        "- QD!,3C ...",  # P0 discarded a drawn QD: its power is in use
+        "power:1 0 0,0,0",  # at its first step, in P0's first turn
+        "window=0",
     )
-    r = Round(rules, players=3, deck=deck)
-    r.apply(Action.draw(0))
-    r.apply(Action.discard(0))
     r.apply(Action.peek(0, 0, 1))
     with pytest.raises(IllegalActionError):
         r.apply(Action.peek(0, 0, 2))  # the second peek is at an opponent's card
@@ -390,17 +362,12 @@ def test_elimination_queen_peeks_own_and_opponent_then_may_swap_them() -> None:
 
 
 def test_elimination_sticking_only_on_own_turn() -> None:
-    rules = load("elimination")
-    deck = deal(
-        ["5S", "6S", "7S", "8S"],
-        ["5H", "9D", "2H", "2D"],
-        ["4C", "4S", "4H", "4D"],
-        discard="3C",
-        stock=["5D", "AH", "AC"],
+    r = position(
+        "elimination",
+        "5S,6S,7S@0,8S@0/5H,9D,2H@1,2D@1/4C,4S,4H@2,4D@2",
+        "- 5D,3C AH,AC,...",  # P0 discarded the 5D and its turn is over
+        "turn 1 1,0,0 window=0",
     )
-    r = Round(rules, players=3, deck=deck)
-    r.apply(Action.draw(0))
-    r.apply(Action.discard(0))  # 5D, P0's turn is over
     assert r.to_act == 1
     assert r.reactors == (1,)  # only the player whose turn it is
     assert not r.can_apply(Action.snap(2, (2, 1)))
@@ -430,17 +397,18 @@ def test_elimination_empty_grid_wins_outright() -> None:
 # --------------------------------------------------------------------------- draw-power
 def test_draw_power_fires_when_drawn_before_placing() -> None:
     rules = load("draw-power")
-    deck = deal(
-        ["5S", "6S", "7S", "8S"],
-        ["9H", "9D", "2H", "2D"],
-        discard="3C",
-        stock=["KS", "4D"],
+    r = position(
+        rules,
+        "5S,6S,7S@0,8S@0/9H,9D,2H@1,2D@1",
+        "s:KS@0!",  # P0 holds the black king it drew: its power fires at once
+        "3C 4D,...",
+        "power:1 0 0,0",  # peek an opponent's card, then maybe swap
     )
-    r = Round(rules, players=2, deck=deck)
-    assert not r.can_apply(Action.take(0))  # draw pile only
-    r.apply(Action.draw(0))  # black king: peek an opponent's card, then maybe swap
-    assert r.phase is Phase.POWER
+    # the drawer knows it is using a power; the table sees a player holding a drawn card
+    assert r.phase_seen_by(0) is Phase.POWER and r.view(0).phase == "power"
+    assert r.phase is Phase.DRAWN and r.phase_seen_by(1) is Phase.DRAWN
     r.apply(Action.peek(0, 1, 3))
+    assert r.phase is Phase.POWER  # the power is public once used
     swaps = [a for a in r.legal_actions(0) if a.kind is cambio.ActionKind.SWAP]
     assert {a.positions for a in swaps} == {((0, i), (1, 3)) for i in range(1, 5)}
     r.apply(Action.skip(0))
@@ -509,18 +477,12 @@ def test_one_call_per_round_and_calling_before_drawing_only() -> None:
 
 
 def test_caller_grid_can_still_be_swapped_after_the_call() -> None:
-    rules = load("practice")
-    deck = deal(
-        ["AS", "2S", "3S", "4S"],
-        ["9H", "9D", "2H", "2D"],
-        ["4C", "4H", "4D", "5C"],
-        discard="3C",
-        stock=["JD", "5D"],
+    r = position(
+        "practice",
+        "AS,2S,3S@0,4S@0/9H,9D,2H@1,2D@1/4C,4H,4D@2,5C@2",
+        "- JD!,3C 5D,...",  # P1 discarded a JD: a blind swap
+        "power:1 1 1,0,0 call=0:2",  # after P0's call
     )
-    r = Round(rules, players=3, deck=deck)
-    r.apply(Action.call(0))
-    r.apply(Action.draw(1))
-    r.apply(Action.discard(1))
     r.apply(Action.swap(1, (1, 1), (0, 1)))
     assert r.hand(0)[0] == Card("9", "H")
 
@@ -528,17 +490,12 @@ def test_caller_grid_can_still_be_swapped_after_the_call() -> None:
 def test_locked_caller_cannot_be_swapped() -> None:
     base = load("practice")
     rules = attrs.evolve(base, call=attrs.evolve(base.call, caller_locked=True))
-    deck = deal(
-        ["AS", "2S", "3S", "4S"],
-        ["9H", "9D", "2H", "2D"],
-        ["4C", "4H", "4D", "5C"],
-        discard="3C",
-        stock=["JD", "5D"],
+    r = position(
+        rules,
+        "AS,2S,3S@0,4S@0/9H,9D,2H@1,2D@1/4C,4H,4D@2,5C@2",
+        "- JD!,3C 5D,...",
+        "power:1 1 1,0,0 call=0:2",
     )
-    r = Round(rules, players=3, deck=deck)
-    r.apply(Action.call(0))
-    r.apply(Action.draw(1))
-    r.apply(Action.discard(1))
     swaps = [a for a in r.legal_actions(1) if a.kind is cambio.ActionKind.SWAP]
     assert swaps and all(o != 0 for a in swaps for o, _ in a.positions)
 

@@ -260,3 +260,27 @@ def test_cli_subprocess_json() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["games"] == 10
+
+
+def test_dask_local_gives_the_same_json_as_two_jobs(capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("dask.distributed", reason="the [dask] extra is not installed")
+    common = ["--variant", "snap", "--bots", "memory,random,random", "--games", "24"]
+    common += ["--seed", "5", "--json"]
+    s1, out1, err1 = run_cli(capsys, *common, "--jobs", "2")
+    s2, out2, err2 = run_cli(capsys, *common, "--jobs", "2", "--dask", "local")
+    assert (s1, err1) == (0, "")
+    assert s2 == 0, err2
+    jobs, dask = json.loads(out1), json.loads(out2)
+    for key in TIMING:
+        assert dask.pop(key) > 0
+        jobs.pop(key)
+    assert dask == jobs
+    assert dask["games"] == 24
+
+
+def test_dask_errors_are_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("dask.distributed", reason="the [dask] extra is not installed")
+    status, out, err = run_cli(capsys, "--games", "2", "--dask", "tcp://127.0.0.1:9")
+    assert status == 2 and out == ""
+    assert err.startswith("cambio simulate: error: cannot reach the Dask scheduler at")
+    assert "Traceback" not in err and err.count("\n") == 1

@@ -43,6 +43,7 @@ PARENTS = {
     "re-peek": "penalty",
     "cabo": None,
     "competitive": "snap",
+    "micro": None,
 }
 
 BASE_PAGES = {"practice": "000", "elimination": "001", "snap": "002", "draw-power": "003",

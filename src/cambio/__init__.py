@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .actions import Action, ActionKind, ActionSpace
 from .cards import Card
-from .errors import IllegalActionError, Problem, RuleSetError, SaveError
+from .errors import IllegalActionError, PositionError, Problem, RuleSetError, SaveError
 from .events import Event, EventKind
 from .loading import (
     available_variants,
@@ -35,6 +35,7 @@ __all__ = [
     "MatchView",
     "Phase",
     "PlayerView",
+    "PositionError",
     "Round",
     "RoundRecord",
     "RoundResult",

@@ -813,8 +813,43 @@ _SECTIONS = (
 )
 
 
-def _header_markdown(lines: Sequence[str], profiles: Sequence[str]) -> tuple[str, list[str]]:
-    """The title line's description and the rest of the header as Markdown."""
+def _position_lines(items: Sequence[_Item], profiles: Sequence[str], name: str) -> list[str]:
+    """The ``Positions:`` block of a header: each item's words, its written position (the
+    item's code line) and the drawing ``cambio show`` makes of it under the profile."""
+    from .position import describe, read_position
+
+    out = [
+        "## In play: written positions",
+        "",
+        "Moments of a round on this table, each written as a [position](../positions.md) "
+        f"and drawn as `cambio show POSITION --variant {name}` draws it.",
+        "",
+    ]
+    rules = load_ruleset(name)
+    for item in items:
+        text = " ".join(line.strip() for line in item.code)
+        picture = describe(read_position(rules, text))
+        out += [
+            f"- {_decorate(item.text, profiles)}",
+            "",
+            "    ```text",
+            f"    {text}",
+            "    ```",
+            "",
+        ]
+        out += ["    ```text", *(f"    {line}".rstrip() for line in picture.splitlines())]
+        out += ["    ```", ""]
+    return out
+
+
+def _header_markdown(
+    lines: Sequence[str], profiles: Sequence[str], name: str = ""
+) -> tuple[str, list[str]]:
+    """The title line's description and the rest of the header as Markdown.
+
+    A block that starts ``Positions:`` lists moments of play, each item with its
+    written position indented below it (a profile's ``name`` is needed to draw them).
+    """
     blocks = _blocks(lines)
     if not blocks:
         return "", []
@@ -824,7 +859,9 @@ def _header_markdown(lines: Sequence[str], profiles: Sequence[str]) -> tuple[str
     for block in blocks[1:]:
         lead, items = _split_items(block)
         heading = next((s for s in _SECTIONS if lead.startswith(s[0])), None)
-        if heading is not None:
+        if lead.startswith("Positions") and items and name:
+            out += _position_lines(items, profiles, name)
+        elif heading is not None:
             out += [heading[1], ""]
             rest = lead.split(":", 1)[1].strip() if ":" in lead else ""
             if items:
@@ -858,7 +895,7 @@ def profile_markdown(name: str, text: str | None = None) -> str:
         text = files[name]
     profiles = list(files)
     rules = load_ruleset(name)
-    description, body = _header_markdown(_header(text), profiles)
+    description, body = _header_markdown(_header(text), profiles, name)
     parent = _parent(text)
     out = [
         _GENERATED.format(command=REGENERATE, source=f"variants/{name}.toml"),

@@ -370,7 +370,9 @@ def _check_shape(action: object) -> None:
     """Refuse anything but a well-typed Action before it is compared with known ones.
 
     ``Action(DRAW, 0.0) == Action(DRAW, 0)`` (and ``False == 0``), so the types are
-    checked first: a float or a bool is never a seat or a position.
+    checked first: a float or a bool is never a seat or a position. A position named
+    twice is refused too: an action's positions are a set of places, and several of them
+    fold into one id (a bit mask), so a repeat would otherwise become another action.
     """
     if not isinstance(action, Action):
         raise ValueError(f"expected an Action, got {action!r}")
@@ -384,6 +386,11 @@ def _check_shape(action: object) -> None:
     for pos in positions:
         if type(pos) is not tuple or len(pos) != 2 or not all(type(x) is int for x in pos):
             raise ValueError(f"position {pos!r} is not an (owner, position) pair of whole numbers")
+    if len(set(positions)) != len(positions):
+        # several positions fold into one id (a mask), so a repeat would silently become
+        # another action: refuse it, whatever the kind
+        twice = next(p for i, p in enumerate(positions) if p in positions[:i])
+        raise ValueError(f"position P{twice[0]}:{twice[1]} is named twice")
 
 
 def kinds_wanted(

@@ -1,4 +1,4 @@
-"""The ``cambio`` command: list, check, print and compare rule tables.
+"""The ``cambio`` command: list, check, print and compare rule tables; draw a position.
 
 Each subcommand is a :class:`Command` in the :data:`COMMANDS` registry: a name, help
 text, a function that adds its arguments to an :mod:`argparse` parser, and a function
@@ -50,6 +50,8 @@ class Command:
     """A paragraph, shown in ``cambio NAME --help``."""
     arguments: Callable[[argparse.ArgumentParser], None]
     run: Callable[[argparse.Namespace], int]
+    epilog: str = ""
+    """Shown after the options in ``cambio NAME --help``: an example, say."""
 
 
 COMMANDS: dict[str, Command] = {}
@@ -470,6 +472,68 @@ register(
 
 
 # ---------------------------------------------------------------------------------------
+# cambio show
+
+
+def _show_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "position",
+        nargs="+",
+        metavar="POSITION",
+        help="a written position: one argument in quotes, or its fields as separate "
+        "arguments; - alone reads it from standard input",
+    )
+    parser.add_argument(
+        "--variant",
+        required=True,
+        metavar="NAME|FILE",
+        help="the table the position is played under: a bundled profile name or a TOML file",
+    )
+
+
+def _show(args: argparse.Namespace) -> int:
+    from .errors import PositionError
+    from .position import describe, read_position
+
+    parts: list[str] = list(args.position)
+    text = sys.stdin.read().strip() if parts == ["-"] else " ".join(parts)
+    rules = _load(_spec(args.variant))
+    if rules is None:
+        return 1
+    try:
+        rnd = read_position(rules, text)
+    except PositionError as error:
+        _err(f"cambio show: {error}")
+        if len(text) <= 400:
+            # the line itself, with a caret under the column that is wrong
+            _err("  " + text)
+            _err("  " + " " * (error.column - 1) + "^")
+        return 2
+    _out(f"{rules.name}, {rnd.players} seats")
+    for line in describe(rnd).splitlines():
+        _out(line)
+    return 0
+
+
+register(
+    Command(
+        "show",
+        help="draw a written position",
+        description="Read a written position (the one-line notation of Round.position(), "
+        "see docs/positions.md) under a table and draw it: every seat's positions with "
+        "their cards and the seats that know each one, the discard pile, the stock, the "
+        "held card, the phase, whose decision it is and the legal actions. A position that "
+        "cannot be read, or that no round could be in, is reported with its column and "
+        "exit status 2.",
+        epilog="example: cambio show 'AS,2S,3S@0,4S@0/5S,6S,7S@1,8S@1 - 9S 10S,... turn 0 "
+        "0,0' --variant practice",
+        arguments=_show_arguments,
+        run=_show,
+    )
+)
+
+
+# ---------------------------------------------------------------------------------------
 # The parser and the entry point
 
 
@@ -491,6 +555,7 @@ def build_parser() -> argparse.ArgumentParser:
             command.name,
             help=command.help,
             description=command.description,
+            epilog=command.epilog or None,
         )
         command.arguments(child)
         child.set_defaults(run=command.run)

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 import attrs
 
-__all__ = ["IllegalActionError", "Problem", "RuleSetError", "SaveError"]
+__all__ = ["IllegalActionError", "PositionError", "Problem", "RuleSetError", "SaveError"]
 
 
 @attrs.frozen
@@ -60,3 +60,15 @@ class SaveError(ValueError):
         self.path = path
         self.message = message
         super().__init__(f"{path}: {message}" if path else message)
+
+
+class PositionError(SaveError):
+    """A written position that cannot be read, or that no round could be in.
+
+    ``column`` (1-based) is where in the line the problem is; ``path`` is
+    ``column N`` and ``message`` says what was expected there.
+    """
+
+    def __init__(self, column: int, message: str) -> None:
+        self.column = column
+        super().__init__(f"column {column}", message)

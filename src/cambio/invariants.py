@@ -40,7 +40,7 @@ _EVENT_KINDS = frozenset(
 _REASONS = ("call", "stock", "empty-grid", "turn-cap")
 
 
-def state_problem(rnd: Round) -> tuple[str, str] | None:
+def state_problem(rnd: Round, *, events: bool = True) -> tuple[str, str] | None:
     """The first broken invariant of ``rnd``'s state, as ``(path, message)``, or ``None``.
 
     Signature: ``state_problem(rnd: Round) -> tuple[str, str] | None``. ``rnd`` is a
@@ -52,20 +52,22 @@ def state_problem(rnd: Round) -> tuple[str, str] | None:
     order from shapes and ranges to relations between fields, so a later check may rely
     on an earlier one; only the first problem is reported. The function never raises on
     a malformed state (it reads nothing before checking its shape) and changes nothing
-    but ``rnd``'s legal-action cache.
+    but ``rnd``'s legal-action cache. With ``events=False`` the event log is not checked:
+    a round built from a written position (:mod:`cambio.position`) starts with none.
     """
-    for problem in _problems(rnd):
+    for problem in _problems(rnd, events):
         return problem
     return None
 
 
-def ensure_consistent(rnd: Round, prefix: str = "") -> None:
+def ensure_consistent(rnd: Round, prefix: str = "", *, events: bool = True) -> None:
     """Raise :class:`~cambio.errors.SaveError` at the first broken invariant of ``rnd``.
 
     ``prefix`` is put before the field path (``"$.state."`` for a save), so that the
-    error names the place in the caller's document.
+    error names the place in the caller's document; ``events`` as for
+    :func:`state_problem`.
     """
-    problem = state_problem(rnd)
+    problem = state_problem(rnd, events=events)
     if problem is not None:
         path, message = problem
         where = prefix + path if path else prefix.rstrip(".")
@@ -76,7 +78,7 @@ def _seat(value: int, n: int, *, none_ok: bool = True) -> bool:
     return (none_ok and value == -1) or 0 <= value < n
 
 
-def _problems(r: Round) -> Iterator[tuple[str, str]]:
+def _problems(r: Round, events: bool = True) -> Iterator[tuple[str, str]]:
     from .round import Phase
 
     rules = r.rules
@@ -84,7 +86,7 @@ def _problems(r: Round) -> Iterator[tuple[str, str]]:
     N = len(r.deck)
     P = r._P
     ALL = (1 << n) - 1
-    phase = r.phase
+    phase = r._phase
     if not isinstance(phase, Phase):
         yield "phase", f"expected a phase number from 0 to {len(Phase) - 1}"
         return
@@ -213,10 +215,10 @@ def _problems(r: Round) -> Iterator[tuple[str, str]]:
         Phase.POWER,
         Phase.END_OF_TURN,
     )
-    if rules.snap.last_discard:  # a snap of the last discard may owe a give while closing
-        turn_phases += (Phase.CLOSING,)
+    if rules.snap.last_discard:
+        turn_phases += (Phase.CLOSING,)  # a correct snap of the last discard may owe a give
     if r._give_return not in turn_phases:
-        yield "give_return", "expected the number of a turn phase (1 to 5) or closing (8)"
+        yield "give_return", "expected the number of a turn phase (1 to 5, or 8 when closing)"
         return
 
     if not 0 <= r._calls_owed <= ALL:
@@ -225,8 +227,8 @@ def _problems(r: Round) -> Iterator[tuple[str, str]]:
     if r._calls_owed and rules.snap.empty_grid != "call":
         yield "calls_owed", "only a table where an emptied grid calls owes calls"
         return
-    closing = r.phase is Phase.CLOSING or (
-        r.phase is Phase.GIVE and r._give_return is Phase.CLOSING
+    closing = r._phase is Phase.CLOSING or (
+        r._phase is Phase.GIVE and r._give_return is Phase.CLOSING
     )
     reasons = ("stock", "turn-cap", "call")
     if closing and r._closing_reason not in reasons:
@@ -235,7 +237,7 @@ def _problems(r: Round) -> Iterator[tuple[str, str]]:
             f"expected 'stock', 'turn-cap' or 'call', found {r._closing_reason!r}",
         )
         return
-    stale = r._closing_reason not in reasons or r.phase is not Phase.OVER
+    stale = r._closing_reason not in reasons or r._phase is not Phase.OVER
     if r._closing_reason and stale and not closing:
         yield (
             "closing_reason",
@@ -246,9 +248,17 @@ def _problems(r: Round) -> Iterator[tuple[str, str]]:
         yield "phase", "this table scores the last discard at once (no closing phase)"
         return
     for c, owner in r._penalty_of.items():
-        if not _seat(owner, n, none_ok=False) or c not in r._slots[owner]:
+        if not _seat(owner, n, none_ok=False) or c not in r._slots[owner][: r._G]:
             yield "penalty_of", f"card {c} is no penalty card in seat {owner}'s grid"
             return
+    if r._penalty_of and rules.snap.penalty_position != "first-empty":
+        c = min(r._penalty_of)
+        yield (
+            "penalty_of",
+            f"card {c} is marked a penalty card in a grid position, but this table puts "
+            "penalty cards after the grid",
+        )
+        return
 
     # --- opening -------------------------------------------------------------------
     opening = rules.opening
@@ -361,7 +371,7 @@ def _problems(r: Round) -> Iterator[tuple[str, str]]:
 
     # --- the end -------------------------------------------------------------------
     if phase is Phase.OVER:
-        yield from _result_problems(r)
+        yield from _result_problems(r, events)
         return
 
     # --- a live round has a decision -------------------------------------------------
@@ -379,10 +389,11 @@ def _problems(r: Round) -> Iterator[tuple[str, str]]:
         yield "phase", f"P{who} is to decide but has no legal action"
         return
 
-    yield from _event_problems(r)
+    if events:
+        yield from _event_problems(r)
 
 
-def _result_problems(r: Round) -> Iterator[tuple[str, str]]:
+def _result_problems(r: Round, events: bool = True) -> Iterator[tuple[str, str]]:
     res = r._result
     n = r.players
     if res is None:
@@ -404,8 +415,7 @@ def _result_problems(r: Round) -> Iterator[tuple[str, str]]:
         return
     hands = [[(i + 1, r.deck[c]) for i, c in enumerate(row) if c >= 0] for row in r._slots]
     winners: list[int | None] = [None]
-    if res.reason == "empty-grid" and r.rules.snap.empty_grid == "win":
-        # the emptied grid wins outright; under "end" the round is scored as usual
+    if res.reason == "empty-grid":
         winners = [p for p, row in enumerate(r._slots) if all(c < 0 for c in row)]
     for winner in winners:
         expected = score_round(
@@ -416,7 +426,8 @@ def _result_problems(r: Round) -> Iterator[tuple[str, str]]:
     else:
         yield "result", "the result is not the score of the final hands"
         return
-    yield from _event_problems(r)
+    if events:
+        yield from _event_problems(r)
 
 
 def _event_problems(r: Round) -> Iterator[tuple[str, str]]:

@@ -13,9 +13,9 @@ records it and deals the next one (or ends).
 >>> while not m.is_over:  # uniformly random legal actions, snaps and calls included
 ...     _ = m.apply(rng.choice(m.legal_action_ids()))
 >>> m.result.winners, m.result.reason, m.result.totals
-((1,), 'last-standing', (132, 41, 107))
+((2,), 'last-standing', (153, 101, 96))
 >>> [(r.players, r.scores) for r in m.result.rounds[-2:]]
-[((0, 1), (29, 0, None)), ((0, 1), (44, 0, None))]
+[((0, 1, 2), (21, 21, 0)), ((0, 1, 2), (58, 35, 0))]
 >>> cambio.Match.from_json(m.to_json()) == m
 True
 
@@ -559,33 +559,49 @@ class Match:
         return self._starter
 
     # --- translation between match seats and round seats
-    def _round_action(self, action: Action | int) -> Action | int:
-        """``action`` (match seats) as the current round's action (round seats)."""
+    def _round_id(self, action: Action | int) -> int:
+        """``action`` (match seats) as an id of the current round's space (round seats).
+
+        Every check a round makes of an action's shape is made here first, in match
+        seats (a float or bool seat, positions that are not a tuple of whole-number
+        pairs, a position named twice, a seat or position out of range), so a match
+        refuses whatever a round refuses, and says so in the seats its caller uses.
+        """
+        if self._identity:
+            return self._round._coerce(action)
         if isinstance(action, bool):
             raise IllegalActionError(action, "an action is an Action or an action id, not a bool")
-        if self._identity:
-            return action
         if isinstance(action, int):
             if not 0 <= action < self.space.size:
                 raise IllegalActionError(action, f"action ids run from 0 to {self.space.size - 1}")
             action = self.space.decode(action)
         if not isinstance(action, Action):
             raise IllegalActionError(action, "an action is an Action or an action id")
+        try:
+            self.space.encode(action)
+        except (ValueError, TypeError) as exc:
+            raise IllegalActionError(action, str(exc)) from None
         index = self._index
         who = index.get(action.player)
         if who is None:
             raise IllegalActionError(action, f"P{action.player} sits out this round")
         positions = []
-        for slot in action.positions:
-            try:
-                owner, position = slot
-            except (TypeError, ValueError):
-                raise IllegalActionError(action, f"position {slot!r} is not a pair") from None
+        for owner, position in action.positions:
             o = index.get(owner)
             if o is None:
                 raise IllegalActionError(action, f"P{owner} sits out this round")
             positions.append((o, position))
-        return Action(action.kind, who, tuple(positions))
+        return self._round._coerce(Action(action.kind, who, tuple(positions)))
+
+    def _check(self, action: Action | int) -> int:
+        """The round id of ``action``; ``IllegalActionError`` in match seats unless legal."""
+        if self._result is not None:
+            raise IllegalActionError(action, "the match is over")
+        aid = self._round_id(action)
+        rnd = self._round
+        if not rnd.can_apply(aid):
+            raise IllegalActionError(action, rnd._why(aid, self._seats))
+        return aid
 
     def _action_out(self, action: Action) -> Action:
         if self._identity:
@@ -766,18 +782,16 @@ class Match:
         if self._result is not None:
             return False
         try:
-            return self._round.can_apply(self._round_action(action))
+            return self._round.can_apply(self._round_id(action))
         except IllegalActionError:
             return False
 
     def verify(self, action: Action | int) -> None:
-        """Raise :class:`~cambio.errors.IllegalActionError` unless ``action`` is legal now."""
-        if self._result is not None:
-            raise IllegalActionError(action, "the match is over")
-        try:
-            self._round.verify(self._round_action(action))
-        except IllegalActionError as exc:
-            raise IllegalActionError(action, exc.reason) from None
+        """Raise :class:`~cambio.errors.IllegalActionError` unless ``action`` is legal now.
+
+        The reason names match seats, like everything else of the Match API.
+        """
+        self._check(action)
 
     # ------------------------------------------------------------------ apply
     def apply(self, action: Action | int) -> list[Event]:
@@ -788,22 +802,22 @@ class Match:
         round's deal. An illegal action raises
         :class:`~cambio.errors.IllegalActionError` and changes nothing.
         """
-        if self._result is not None:
-            raise IllegalActionError(action, "the match is over")
-        try:
-            inner = self._round_action(action)
-            before = len(self._round.action_ids)
-            events = self._round.apply(inner)
-        except IllegalActionError as exc:
-            raise IllegalActionError(action, exc.reason) from None
-        return self._after(before, events)
+        aid = self._check(action)
+        before = len(self._round.action_ids)
+        return self._after(before, self._round.apply(aid))
 
     def resolve_snaps(self, actions: Iterable[Action | int]) -> list[Event]:
         """Apply snaps declared at the same moment (match seats), as
         :meth:`cambio.Round.resolve_snaps` does; the snaps actually applied are recorded."""
+        given = list(actions)
         if self._result is not None:
-            raise IllegalActionError(list(actions), "the match is over")
-        inner = [self._round_action(a) for a in actions]
+            raise IllegalActionError(given, "the match is over")
+        inner = []
+        for action in given:
+            aid = self._round_id(action)
+            if self._round.space.decode(aid).kind is not ActionKind.SNAP:
+                raise IllegalActionError(action, "only snaps can be resolved together")
+            inner.append(self._check(action))
         before = len(self._round.action_ids)
         events = self._round.resolve_snaps(inner)
         return self._after(before, events)
@@ -884,8 +898,9 @@ class Match:
                 result=res,
             )
         )
-        follow = self._next(res, played, out_now)
-        return self._events[start:] + follow
+        logged = self._events[start:]
+        # _next logs its match events and returns them with the next round's deal
+        return logged + self._next(res, played, out_now)
 
     def _next(self, res: RoundResult, played: list[int], out_now: list[int]) -> list[Event]:
         """Decide whether the match goes on; deal the next round or end it."""

@@ -634,7 +634,20 @@ def _snap_penalty(r: RuleSet) -> str:
 def _snap_peekable(r: RuleSet) -> str:
     if not _snapping(r) or r.snap.penalty_cards == 0:
         return _NA_SNAP if not _snapping(r) else "\u2014 (no penalty cards)"
+    if r.snap.penalty_seen_by == "others":
+        return "never, until scoring (a wrong stick shows them to the others only)"
     return "may look at them (with a peek)" if r.snap.penalty_peekable else "never"
+
+
+def _snap_dealt(r: RuleSet) -> str:
+    if not _snapping(r):
+        return _NA_SNAP
+    s = r.snap
+    if not s.dealt_discard or s.when == "after-other-discard":
+        return "cannot be stuck"
+    if s.when == "own-turn":
+        return "the starter may stick on it in its first turn"
+    return "may be stuck from the deal on, in seat order from the starter"
 
 
 _SEEN = {"all": "everyone", "snapper": "the sticker only", "nobody": "nobody"}
@@ -974,7 +987,13 @@ _AXES: tuple[_Axis, ...] = (
     _Axis("sticking match", "sticking", ("snap.match",), _snap_match),
     _Axis("several at once", "sticking", ("snap.several",), _snap_several),
     _Axis("wrong stick", "sticking", ("snap.penalty_cards",), _snap_penalty),
-    _Axis("owner sees penalty cards", "sticking", ("snap.penalty_peekable",), _snap_peekable),
+    _Axis(
+        "owner sees penalty cards",
+        "sticking",
+        ("snap.penalty_peekable", "snap.penalty_seen_by"),
+        _snap_peekable,
+    ),
+    _Axis("the dealt face-up card", "sticking", ("snap.dealt_discard",), _snap_dealt),
     _Axis(
         "wrong stick shown to",
         "sticking",
@@ -1441,9 +1460,11 @@ def _ref_snap(page: _Page, r: RuleSet) -> None:
         them = "it" if s.penalty_cards == 1 else "them"
         peek = (
             f"its owner may look at {them} only with a peek"
-            if s.penalty_peekable
+            if s.penalty_peekable and s.penalty_seen_by == "all"
             else f"its owner may never look at {them}"
         )
+        if s.penalty_seen_by == "others":
+            peek += f" (a wrong stick of {them} shows {them} to the others only)"
         page.item(
             f"Wrong stick: the card goes back face down where it was ({seen}), and the "
             f"sticker takes {_count(s.penalty_cards, 'penalty card')} from the stock, face "

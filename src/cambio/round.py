@@ -17,11 +17,13 @@ call, re-peek), goes to ``DRAWN`` or ``TAKEN`` (place or discard the card), ``PO
 the end of a turn) and, after a correct snap of another player's card, ``GIVE``.
 
 Snapping is a *reaction window* on the top discard. A window opens when a card is
-discarded during a turn (a replaced card, a discarded draw) and stays open until the
-top of the pile changes, the card is taken, or somebody snaps correctly. While it is
-open, every eligible player (see :class:`~cambio.rules.SnapRules`) has snap actions
-beside whoever holds the turn, and may use them at any decision point; each player
-gets one attempt per window. :attr:`Round.reactors` lists the players with snap actions
+discarded during a turn (a replaced card, a discarded draw), and on the card the deal
+turns face up where ``snap.dealt_discard`` and the table's timing reach it (the
+starter counts as its discarder). It stays open until the top of the pile changes,
+the card is taken, or somebody snaps correctly. While it is open, every eligible
+player (see :class:`~cambio.rules.SnapRules`) has snap actions beside whoever holds
+the turn, and may use them at any decision point; each player gets one attempt per
+window. :attr:`Round.reactors` lists the players with snap actions
 in the order a driver should ask them: seat order starting with the player who
 discarded the card. :meth:`Round.resolve_snaps` applies snaps declared at the same
 moment in the table's arbitration order.
@@ -42,6 +44,36 @@ Some tables keep more state around the window (see :class:`~cambio.rules.SnapRul
   stay penalty cards for ``snap.penalty_peekable``.
 * ``snap.empty_grid_calls = "next-turn"``: a hand emptied by snapping owes a call at its
   owner's next turn (:attr:`Round.calls_owed`, a set of seats).
+
+What is public
+--------------
+A server may show these to every player: none of them depends on a card that some
+player has not seen (two rounds that differ only in such cards agree on all of them).
+
+- the table and the deal's shape: :attr:`Round.rules`, :attr:`Round.players`,
+  :attr:`Round.dealer`, :attr:`Round.starter`, :attr:`Round.space`;
+- where the round stands: :attr:`Round.phase` (public: a power being used on a card
+  only its holder has seen shows as ``DRAWN``), :attr:`Round.to_act`,
+  :attr:`Round.current`, :attr:`Round.caller`, :attr:`Round.is_over`,
+  :attr:`Round.turns_taken`, :attr:`Round.stock_size`, :attr:`Round.discard_pile`
+  (face up), :attr:`Round.window_open`, :attr:`Round.window_won`,
+  :attr:`Round.reactors`, :attr:`Round.closing_reason`, :attr:`Round.penalty_cards`,
+  :attr:`Round.calls_owed`, and :attr:`Round.result` once the round is over (every
+  card is then shown).
+
+Per player, to that player only: :meth:`Round.view`, :meth:`Round.phase_seen_by`,
+:meth:`Round.legal_actions` / :meth:`Round.legal_action_ids` /
+:meth:`Round.legal_action_mask` of that player, and the answers of
+:meth:`Round.can_apply`, :meth:`Round.verify` and :meth:`Round.apply` to that player's
+actions (the reason of an :class:`~cambio.errors.IllegalActionError` is computed from
+what the actor may know).
+
+Omniscient, for the driver and never for a player: :attr:`Round.deck` and
+:attr:`Round.seed` (the deal), :meth:`Round.hand`, :attr:`Round.events` (every card),
+:attr:`Round.actions` and :attr:`Round.action_ids` (every decision, including ones
+nobody else saw, such as skipping the power of a privately drawn card), the legal
+actions of everyone at once (``legal_action_ids()`` with no player), saves
+(:meth:`Round.to_dict`) and copies.
 """
 
 from __future__ import annotations
@@ -51,6 +83,7 @@ import itertools
 import json
 import random
 from collections.abc import Iterable, Sequence
+from operator import itemgetter
 from typing import Any
 
 from .actions import (
@@ -62,6 +95,7 @@ from .actions import (
     opening_choices,
 )
 from .cards import Card
+from .derived import derived, shuffled_range
 from .errors import IllegalActionError
 from .events import Event, EventKind
 from .rules import Power, RuleSet, Step, ensure_valid
@@ -170,21 +204,31 @@ class Round:
             rules.snap.several,
         )
 
-        order = self._deal_order(deck)
+        table = derived(rules)
+        if deck is None and len(table.cards) < 2:  # too few to deal; said below
+            deck = ()
+        if deck is None:
+            # shuffle the deck's indices: the same permutation a shuffle of the cards
+            # makes, applied to each per-card table at C speed
+            perm = shuffled_range(seed, len(table.cards))
+            pick = itemgetter(*perm)
+            order = list(pick(table.cards))
+            self._value: list[int] = list(pick(table.values))
+            self._key: list[object] = list(pick(table.keys))
+            self._power: list[Power | None] = list(pick(table.powers))
+        else:
+            order = self._deal_order(deck)
+            info = [table.by_card[c] for c in order]
+            self._value = [v for v, _, _ in info]
+            self._key = [k for _, k, _ in info]
+            self._power = [pw for _, _, pw in info]
         need = n * self._G + 1
         if len(order) < need:
             raise ValueError(
                 f"a deck of {len(order)} cards cannot deal {n} grids of {self._G} and a discard"
             )
         self.deck: tuple[Card, ...] = tuple(order)
-        values = rules.values
-        self._value = [values.of(c) for c in order]
-        if rules.snap.match == "value":
-            self._key: list[object] = list(self._value)
-        else:
-            self._key = [c.rank for c in order]
         powers = rules.powers
-        self._power: list[Power | None] = [powers.power_of(c) for c in order]
         # Settings read on every decision, looked up once.
         self._take_ok = rules.turn.take_discard
         self._call_first = rules.call.allowed and rules.call.timing == "before-draw"
@@ -195,6 +239,7 @@ class Round:
         self._snapping = rules.snap.when != "never"
         self._draw_timing = powers.timing == "draw"
         self._swapped_out = powers.swapped_out
+        self._penalty_blind = rules.snap.penalty_seen_by == "others"
         self._swapped_out_stock_only = powers.swapped_out_from == "stock"
         self._recycling = rules.stock.on_empty == "recycle"
         self._max_turns = rules.turn.max_turns
@@ -206,10 +251,13 @@ class Round:
             row = list(range(p * G, (p + 1) * G)) + [-1] * (P - G)
             self._slots.append(row)
         self._discard: list[int] = [n * G]
+        # the discard pile as cards, for views: rebuilt only when the pile changes
+        self._discard_seen: list[int] = []
+        self._discard_cards: tuple[Card, ...] = ()
         self._stock: list[int] = list(range(len(order) - 1, n * G, -1))
         self._known: list[int] = [0] * len(order)
         self._known[n * G] = self._ALL
-        self.phase = Phase.TURN
+        self._phase = Phase.TURN
         self._current = starter
         self._drawn = -1
         self._from_stock = False
@@ -236,6 +284,8 @@ class Round:
         self._opening_seen: list[tuple[int, ...]] = [()] * n
         self._pending: list[int] = []
         self._recycles = 0
+        self._plies_before = 0  # actions taken before a written position (see position.py)
+        self._origin = ""  # the written position the round was built from ("" for a deal)
         self._result: RoundResult | None = None
         self._events: list[Event] = []
         # each player's history as that player saw it: an immutable tuple, rebuilt only
@@ -248,12 +298,9 @@ class Round:
         self._start()
 
     # ------------------------------------------------------------------ set-up
-    def _deal_order(self, deck: Sequence[Card | str] | None) -> list[Card]:
-        full = self.rules.deck.cards()
+    def _deal_order(self, deck: Sequence[Card | str]) -> list[Card]:
+        full = list(derived(self.rules).cards)
         rng = random.Random(self.seed)
-        if deck is None:
-            rng.shuffle(full)
-            return full
         given = [_as_card(c) for c in deck]
         remaining = list(full)
         for card in given:
@@ -269,11 +316,17 @@ class Round:
     def _start(self) -> None:
         opening = self.rules.opening
         n = self.players
+        snap = self.rules.snap
+        if snap.dealt_discard and snap.when in ("any-time", "own-turn"):
+            # the dealt card is a discard: snapped in seat order from the starter (or by
+            # the starter alone in its first turn); nobody discarded it, so a table
+            # where sticking needs another player's discard cannot snap it
+            self._open_window(self.starter)
         if opening.count > 0 and not self._opening_choices:
             for p in range(n):
                 self._opening_peek(p, tuple(sorted(opening.positions)))
         if self._opening_choices:
-            self.phase = Phase.OPENING
+            self._phase = Phase.OPENING
             self._pending = [(self.starter + k) % n for k in range(n)]
             return
         self._begin_turn(self.starter)
@@ -299,7 +352,7 @@ class Round:
 
     def _begin_turn(self, p: int) -> None:
         self._current = p
-        self.phase = Phase.TURN
+        self._phase = Phase.TURN
         self._emit(Event(EventKind.TURN, p))
         if self._calls_owed >> p & 1:
             self._calls_owed &= ~(1 << p)
@@ -337,9 +390,29 @@ class Round:
 
     # ------------------------------------------------------------------ public state
     @property
+    def phase(self) -> Phase:
+        """The phase as every player sees it (public: it never depends on a hidden card).
+
+        While the player to act uses the power of a card only it has seen (a private
+        draw on a table whose powers act when drawn), before any step is taken, the
+        others cannot tell that from holding a plain drawn card: the public phase is
+        then ``DRAWN``. :meth:`phase_seen_by` gives the phase as one player knows it.
+        """
+        if self._phase is Phase.POWER and self._power_unannounced():
+            return Phase.DRAWN
+        return self._phase
+
+    def phase_seen_by(self, player: int) -> Phase:
+        """The phase as ``player`` knows it: the true phase for the player whose turn
+        it is (who has seen its own drawn card), :attr:`phase` for everyone else."""
+        if not 0 <= player < self.players:
+            raise ValueError(f"there is no player {player}")
+        return self._phase if player == self._current else self.phase
+
+    @property
     def to_act(self) -> int | None:
         """The player whose decision moves the round on (``None`` when it is over)."""
-        phase = self.phase
+        phase = self._phase
         if phase is Phase.OVER:
             return None
         if phase is Phase.OPENING:
@@ -361,7 +434,7 @@ class Round:
 
     @property
     def is_over(self) -> bool:
-        return self.phase is Phase.OVER
+        return self._phase is Phase.OVER
 
     @property
     def result(self) -> RoundResult | None:
@@ -410,7 +483,7 @@ class Round:
     @property
     def closing_reason(self) -> str | None:
         """In phase ``CLOSING``: the reason the round will be scored with; else ``None``."""
-        return self._closing_reason if self.phase is Phase.CLOSING else None
+        return self._closing_reason if self._phase is Phase.CLOSING else None
 
     @property
     def penalty_cards(self) -> tuple[tuple[int, int], ...]:
@@ -439,9 +512,10 @@ class Round:
     def reactors(self) -> tuple[int, ...]:
         """Players who have snap actions now, in the order a driver asks them.
 
-        The order is seat order starting with the player who discarded the top card.
+        The order is seat order starting with the player who discarded the top card
+        (the starter, for the card the deal turned face up).
         """
-        phase = self.phase
+        phase = self._phase
         if not self._window_open or phase is Phase.OPENING or phase is Phase.OVER:
             return ()
         if phase is Phase.GIVE and not self._window_won:
@@ -500,7 +574,7 @@ class Round:
         return mask
 
     def _legal(self, p: int) -> list[int]:
-        phase = self.phase
+        phase = self._phase
         if phase is Phase.OVER or not 0 <= p < self.players:
             return []
         base = p * self.space.per_player
@@ -534,7 +608,7 @@ class Round:
         )
 
     def _turn_ids(self, p: int, base: int) -> list[int]:
-        phase = self.phase
+        phase = self._phase
         sp = self.space
         if phase is Phase.TURN:
             ids = [base + _DRAW] if self._stock else []
@@ -568,7 +642,7 @@ class Round:
 
     def _exchange_masks(self, p: int) -> list[int]:
         row = self._slots[p]
-        filled = [i for i, c in enumerate(row) if c >= 0]
+        filled = [i for i, c in enumerate(row) if c >= 0 and not self._blind_to_owner(p, i, c)]
         if len(filled) < 2:
             return []
         if self.rules.turn.exchange_failure == "keep-drawn" and -1 not in row[self._G :]:
@@ -591,7 +665,7 @@ class Round:
         out: list[int] = []
         own_ok = scope in ("own", "any")
         other_ok = scope in ("other", "any")
-        penalty_ok = self.rules.snap.penalty_peekable
+        penalty_ok = self.rules.snap.penalty_peekable and not self._penalty_blind
         for owner, row in enumerate(self._slots):
             if owner == p:
                 if not own_ok:
@@ -608,6 +682,11 @@ class Round:
     def _is_penalty(self, owner: int, i: int, c: int) -> bool:
         """Whether card ``c`` at ``owner``'s index ``i`` is a penalty card of its owner."""
         return i >= self._G or self._penalty_of.get(c) == owner
+
+    def _blind_to_owner(self, owner: int, i: int, c: int) -> bool:
+        """Whether card ``c`` at ``owner``'s index ``i`` may not be shown to ``owner``
+        (a penalty card on a table whose ``snap.penalty_seen_by`` is ``others``)."""
+        return self._penalty_blind and self._is_penalty(owner, i, c)
 
     def _swap_pairs(self, p: int, step: Step) -> list[tuple[int, int]]:
         P = self._P
@@ -665,7 +744,7 @@ class Round:
             return False
         if p == self._caller and self.rules.call.caller_locked:
             return False  # a locked grid neither loses, gives nor gains a card
-        if self.phase not in _TURN_PHASES and not (self._window_won and self.phase is Phase.GIVE):
+        if self._phase not in _TURN_PHASES and not (self._window_won and self._phase is Phase.GIVE):
             return False
         if when == "own-turn":
             if p != self._current:
@@ -740,10 +819,23 @@ class Round:
         if aid not in self.legal_action_ids(player):
             raise IllegalActionError(self.space.decode(aid), self._why(aid))
 
-    def _why(self, aid: int) -> str:
+    def _why(self, aid: int, names: Sequence[int] | None = None) -> str:
+        """Why the action with id ``aid`` is illegal now, naming seat ``s`` as
+        ``P{names[s]}`` (a :class:`~cambio.match.Match` passes its match seats).
+
+        The reason is computed only from what the acting player may know (the public
+        state and its own view, :meth:`phase_seen_by`), never from a hidden card: two
+        rounds that differ only in cards that player has not seen give it the same
+        reason for the same action.
+        """
         player = aid // self.space.per_player
+
+        def seat(s: int | None) -> str:
+            return f"P{s if names is None or s is None else names[s]}"
+
         action = self.space.decode(aid)
-        if self.phase is Phase.OVER:
+        phase = self.phase_seen_by(player)
+        if phase is Phase.OVER:
             return "the round is over"
         if action.kind is ActionKind.SNAP:
             if self.rules.snap.when == "never":
@@ -751,19 +843,19 @@ class Round:
             if not self._window_open:
                 return "no discard is open to snapping now"
             if self._window_tried >> player & 1:
-                return f"P{player} already tried to snap this discard"
+                return f"{seat(player)} already tried to snap this discard"
             if not self._snap_eligible(player):
-                return f"P{player} may not snap now under this table's snapping rule"
+                return f"{seat(player)} may not snap now under this table's snapping rule"
             return "that card cannot be snapped (empty, or not allowed to this player)"
         who = self.to_act
+        name = phase.name.lower()
         if player != who:
-            return f"it is P{who}'s decision, not P{player}'s (phase {self.phase.name.lower()})"
+            return f"it is {seat(who)}'s decision, not {seat(player)}'s (phase {name})"
         legal = sorted({self.space.decode(a).kind.value for a in self.legal_action_ids(player)})
         kinds = ", ".join(legal) or "nothing"
         if action.kind.value in legal:
-            return f"not with those positions now (phase {self.phase.name.lower()})"
-        phase = self.phase.name.lower()
-        return f"{action.kind.value} is not allowed in phase {phase}; allowed: {kinds}"
+            return f"not with those positions now (phase {name})"
+        return f"{action.kind.value} is not allowed in phase {name}; allowed: {kinds}"
 
     def apply(self, action: Action | int) -> list[Event]:
         """Apply a legal action and return the events it produced.
@@ -785,7 +877,7 @@ class Round:
         self._legal_cache = {}
         self._actions.append(aid)
         self._do(player, local)
-        if self.phase is Phase.CLOSING:
+        if self._phase is Phase.CLOSING:
             self._after_closing_action()
         self._legal_cache = {}
         return self._events[start:]
@@ -810,7 +902,8 @@ class Round:
             ids.sort(key=lambda a: (a // sp.per_player - d) % self.players)
         elif mode == "random":
             # seeded by the state (actions so far), so a replay draws the same order
-            rng = random.Random(f"{self.seed}:snap:{len(self._actions)}")
+            ply = self._plies_before + len(self._actions)
+            rng = random.Random(f"{self.seed}:snap:{ply}")
             rng.shuffle(ids)
         events: list[Event] = []
         for aid in ids:
@@ -830,7 +923,7 @@ class Round:
                 self._call(p)
             elif local == _PASS:
                 self._emit(Event(EventKind.PASS, p))
-                if self.phase is Phase.CLOSING:
+                if self._phase is Phase.CLOSING:
                     self._window_tried |= 1 << p
                 else:
                     self._end_turn()
@@ -874,7 +967,7 @@ class Round:
         bit = 1 << p
         positions = []
         cards: list[Card | None] = []
-        hide_penalty = not self.rules.snap.penalty_peekable
+        hide_penalty = not self.rules.snap.penalty_peekable or self._penalty_blind
         for pos in self._opening_seen[p]:
             c = row[pos - 1]
             if c >= 0 and not (hide_penalty and self._is_penalty(p, pos - 1, c)):
@@ -893,7 +986,7 @@ class Round:
         if power is not None and self._draw_timing:
             self._start_power(p, power, c, after_drawn=True)
         else:
-            self.phase = Phase.DRAWN
+            self._phase = Phase.DRAWN
 
     def _take(self, p: int) -> None:
         c = self._discard.pop()
@@ -903,7 +996,7 @@ class Round:
         self._window_open = False
         self._window_won = False
         self._emit(Event(EventKind.TAKE, p, (), (self.deck[c],)))
-        self.phase = Phase.TAKEN
+        self._phase = Phase.TAKEN
 
     def _open_window(self, p: int) -> None:
         if self._snapping:
@@ -994,7 +1087,7 @@ class Round:
         self._after_power_drawn = after_drawn
         if not self._power_unannounced():
             self._emit(Event(EventKind.POWER, p, (), (self.deck[card],), None, power.name))
-        self.phase = Phase.POWER
+        self._phase = Phase.POWER
 
     def _power_unannounced(self) -> bool:
         """A power from a card only its holder has seen (a private draw), before any step.
@@ -1021,7 +1114,7 @@ class Round:
         self._peeked = []
         if self._after_power_drawn:
             self._after_power_drawn = False
-            self.phase = Phase.DRAWN
+            self._phase = Phase.DRAWN
         else:
             self._main_action_done(self._current)
 
@@ -1039,6 +1132,10 @@ class Round:
         ob, ib = divmod(b, P)
         ra, rb = self._slots[oa], self._slots[ob]
         ca, cb = ra[ia], rb[ib]
+        # a seen swap that touches the swapper's own hidden penalty card is done blind
+        blind = (oa == p and self._blind_to_owner(p, ia, ca)) or (
+            ob == p and self._blind_to_owner(p, ib, cb)
+        )
         ra[ia], rb[ib] = cb, ca
         if oa != ob:
             self._penalty_of.pop(ca, None)
@@ -1046,7 +1143,7 @@ class Round:
         power = self._power_now
         assert power is not None
         seen_swap = power.steps[self._step].seen
-        if seen_swap:
+        if seen_swap and not blind:
             self._known[ca] |= 1 << p
             self._known[cb] |= 1 << p
             self._emit(
@@ -1089,8 +1186,8 @@ class Round:
             if owner != p and any(c >= 0 for c in self._slots[p]):
                 self._snapper = p
                 self._give_target = slots[0]
-                self._give_return = self.phase
-                self.phase = Phase.GIVE
+                self._give_return = self._phase
+                self._phase = Phase.GIVE
                 return
             self._after_cards_left(owner)
             return
@@ -1111,6 +1208,12 @@ class Round:
             bits, who = 1 << p, frozenset({p})
         else:
             bits, who = 0, frozenset[int]()
+        if any(
+            self._blind_to_owner(o, i - 1, c) for (o, i), c in zip(positions, cards, strict=True)
+        ):
+            # a penalty card its owner may not see: shown to the others only
+            bits &= ~(1 << owner)
+            who = frozenset(q for q in range(self.players) if bits >> q & 1)
         for c in cards:
             self._known[c] |= bits
         note = "too late" if self._window_won else ""
@@ -1143,7 +1246,7 @@ class Round:
         has yet to draw (now or once a give returns to its turn), the round ends."""
         if not self._stock and self.rules.stock.on_empty == "recycle":
             self._recycle()
-        if not self._stock and self.phase is Phase.TURN:
+        if not self._stock and self._phase is Phase.TURN:
             # The turn holder has not drawn yet and now cannot: the stock has run out.
             self._end("stock")
 
@@ -1156,7 +1259,7 @@ class Round:
         self._slots[owner][ti] = c
         self._penalty_of.pop(c, None)
         self._emit(Event(EventKind.GIVE, p, ((p, i + 1), (owner, ti + 1))))
-        self.phase = self._give_return
+        self._phase = self._give_return
         self._snapper = -1
         self._give_target = -1
         self._after_cards_left(p)
@@ -1173,7 +1276,7 @@ class Round:
         elif mode == "end":
             self._end("empty-grid")
         elif mode == "call" and self._caller < 0:
-            if self.phase is Phase.CLOSING:
+            if self._phase is Phase.CLOSING:
                 return  # the round is already ending: no final turns to give
             if snap.empty_grid_calls == "next-turn":
                 self._calls_owed |= 1 << p
@@ -1209,16 +1312,16 @@ class Round:
         self._end_turn()
 
     def _main_action_done(self, p: int) -> None:
-        if self.phase is Phase.OVER:
+        if self._phase is Phase.OVER:
             return
         stock_left = self._stock or (self._recycling and len(self._discard) > 1)
         if self._call_last and stock_left and self._can_call(p):
-            self.phase = Phase.END_OF_TURN
+            self._phase = Phase.END_OF_TURN
             return
         self._end_turn()
 
     def _end_turn(self) -> None:
-        if self.phase is Phase.OVER:
+        if self._phase is Phase.OVER:
             return
         c = self._current
         self._turns[c] += 1
@@ -1246,14 +1349,14 @@ class Round:
         the table says so (``snap.last_discard``)."""
         if self.rules.snap.last_discard and self._window_open:
             self._closing_reason = reason
-            self.phase = Phase.CLOSING
+            self._phase = Phase.CLOSING
             if self.reactors:
                 return
         self._end(reason)
 
     def _after_closing_action(self) -> None:
         """In phase ``CLOSING``: end the round once nobody may snap its last discard."""
-        if self.phase is Phase.CLOSING and not (self._window_open and self.reactors):
+        if self._phase is Phase.CLOSING and not (self._window_open and self.reactors):
             self._end(self._closing_reason)
 
     def _recycle(self) -> None:
@@ -1271,7 +1374,7 @@ class Round:
         self._emit(Event(EventKind.RECYCLE, -1, (), (), None, f"{len(cards)} cards"))
 
     def _end(self, reason: str, *, empty_winner: int | None = None) -> None:
-        self.phase = Phase.OVER
+        self._phase = Phase.OVER
         self._window_open = False
         self._window_won = False
         hands = []
@@ -1299,20 +1402,23 @@ class Round:
         bit = 1 << player
         known = self._known
         deck = self.deck
+        slots = self._slots
         grids = tuple(
-            tuple(None if c < 0 or not known[c] & bit else deck[c] for c in row)
-            for row in self._slots
+            [tuple([deck[c] if c >= 0 and known[c] & bit else None for c in row]) for row in slots]
         )
-        present = tuple(tuple(c >= 0 for c in row) for row in self._slots)
+        present = tuple([tuple([c >= 0 for c in row]) for row in slots])
+        if self._discard != self._discard_seen:  # the pile's cards, rebuilt when it changed
+            self._discard_seen = self._discard[:]
+            self._discard_cards = tuple([deck[c] for c in self._discard])
         holding: Card | None = None
         if self._drawn >= 0 and known[self._drawn] & bit:
             holding = deck[self._drawn]
         power = self._power_now
-        step = power.steps[self._step] if power is not None and self.phase is Phase.POWER else None
-        phase = self.phase.name.lower()
+        step = power.steps[self._step] if power is not None and self._phase is Phase.POWER else None
+        phase = self.phase_seen_by(player).name.lower()
         if player != self._current and self._power_unannounced():
             # another player cannot tell a private draw's power from a plain draw
-            power, step, phase = None, None, Phase.DRAWN.name.lower()
+            power, step = None, None
         return PlayerView(
             player=player,
             players=self.players,
@@ -1323,7 +1429,7 @@ class Round:
             caller=self.caller,
             grids=grids,
             present=present,
-            discard=tuple(deck[c] for c in self._discard),
+            discard=self._discard_cards,
             stock_size=len(self._stock),
             holding=holding,
             holding_from_stock=self._from_stock if self._drawn >= 0 else None,
@@ -1368,7 +1474,7 @@ class Round:
             self.dealer,
             self.starter,
             self.deck,
-            self.phase,
+            self._phase,
             self._current,
             self._slots,
             self._discard,
@@ -1399,6 +1505,8 @@ class Round:
             self._opening_seen,
             self._pending,
             self._recycles,
+            self._plies_before,
+            self._origin,
             self._events,
             self._actions,
             self._result,
@@ -1446,6 +1554,22 @@ class Round:
         from .saving import loads_round
 
         return loads_round(text, verify=verify)
+
+    def position(self) -> str:
+        """The round's state as one line of text (see :mod:`cambio.position`)."""
+        from .position import write_position
+
+        return write_position(self)
+
+    @classmethod
+    def from_position(cls, rules: RuleSet | str, text: str) -> Round:
+        """A round in the state a written position describes (see :mod:`cambio.position`).
+
+        Its history starts at the position: no events or actions before it.
+        """
+        from .position import read_position
+
+        return read_position(rules, text)
 
     @classmethod
     def replay(

@@ -350,6 +350,15 @@ class SnapRules:
     penalty_cards: int = 1
     penalty_peekable: bool = True
     """May the owner of a penalty card ever look at it (peek powers, re-peek)."""
+    penalty_seen_by: Literal["all", "others"] = "all"
+    """Who a penalty card may be shown to while it lies in its owner's hand: ``all``
+    (whoever the route that shows it reaches), or ``others``: everyone but its owner,
+    who learns it only at scoring. With ``others``, a wrong snap of it (by its owner or
+    by anyone else) shows it to the other players only (a wrong snap of several cards
+    that includes it shows none of them to the owner), and no peek, re-peek or exchange
+    of its owner reaches it. Once a swap or a give moves it to another player's hand it
+    is an ordinary card of that player. Example: ``penalty_seen_by = "others"`` with
+    ``penalty_peekable = false``: a penalty card is never looked at by its owner."""
     wrong_seen_by: Literal["all", "snapper", "nobody"] = "all"
     """Who sees the card of a wrong snap of one's own card before it goes back: ``all``,
     the ``snapper`` alone, or ``nobody`` (it goes back unseen). A wrong snap of another
@@ -365,6 +374,14 @@ class SnapRules:
     the ones that do not match (the matching ones go back unseen). Example:
     ``several = true`` with ``wrong_shown = "unmatched"``."""
     arbitration: Literal["first", "seat-order", "random"] = "first"
+    dealt_discard: bool = True
+    """Whether the card the deal turns face up opens a snapping window like any discard,
+    where the table's timing reaches it: on ``any-time`` tables from the deal on (the
+    players asked in seat order from the starter), on ``own-turn`` tables by the
+    starter during its first turn; ``after-other-discard`` tables cannot snap it (no
+    player discarded it). ``false``: the dealt card cannot be snapped. Example:
+    ``dealt_discard = false`` for a club where sticking starts with the first turn's
+    discard."""
     per_discard: Literal["one", "each"] = "one"
     """How many correct snaps one discard takes: ``one`` (the first correct snap closes
     the window), or ``each``: the window stays open after a correct snap, so every

@@ -108,6 +108,9 @@ class SavedRound:
     deck: list[Card]
     actions: list[SavedAction]
     state: RoundSnapshot | None = None
+    position: str = ""
+    """The written position the round was built from (:meth:`Round.from_position`), if
+    it was: the actions and events then start there, not at the deal. Left out when empty."""
 
 
 def _event_to_list(e: Event) -> list[Any]:
@@ -303,7 +306,7 @@ def save_round(rnd: Round) -> dict[str, Any]:
     if rnd._power_now is not None:
         power_index = rnd.rules.powers.table.index(rnd._power_now)
     snapshot = RoundSnapshot(
-        phase=int(rnd.phase),
+        phase=int(rnd._phase),
         current=rnd._current,
         slots=[row[:] for row in rnd._slots],
         discard=rnd._discard[:],
@@ -350,8 +353,11 @@ def save_round(rnd: Round) -> dict[str, Any]:
             for a in (space.decode(x) for x in rnd._actions)
         ],
         state=snapshot,
+        position=rnd._origin,
     )
     out: dict[str, Any] = _conv.unstructure(doc)
+    if not out["position"]:
+        del out["position"]  # a round dealt from the start: the document is as it was
     return out
 
 
@@ -395,10 +401,34 @@ def _restore(doc: SavedRound, verify: bool) -> Round:
             raise SaveError(f"$.actions[{k}].kind", f"unknown action kind {a.kind!r}") from None
         actions.append(Action(kind, a.player, tuple(a.positions)))
 
-    def replay() -> Round:
-        rnd = Round(
+    origin: Round | None = None
+    if doc.position:
+        from .errors import PositionError
+        from .position import read_position
+
+        try:
+            origin = read_position(rules, doc.position)
+        except PositionError as exc:
+            raise SaveError("$.position", str(exc)) from None
+        if (origin.players, origin.seed, origin.dealer, origin.starter) != (
+            doc.players,
+            doc.seed,
+            doc.dealer,
+            doc.starter,
+        ) or list(origin.deck) != list(deck or ()):
+            raise SaveError(
+                "$.position", "the position does not hold the saved players, seed or deck"
+            )
+
+    def fresh() -> Round:
+        if origin is not None:
+            return origin.copy()
+        return Round(
             rules, doc.players, seed=doc.seed, deck=deck, dealer=doc.dealer, starter=doc.starter
         )
+
+    def replay() -> Round:
+        rnd = fresh()
         for k, action in enumerate(actions):
             try:
                 rnd.apply(action)
@@ -409,9 +439,7 @@ def _restore(doc: SavedRound, verify: bool) -> Round:
     state = doc.state
     if state is None:
         return replay()
-    rnd = Round(
-        rules, doc.players, seed=doc.seed, deck=deck, dealer=doc.dealer, starter=doc.starter
-    )
+    rnd = fresh()
     at = "$.state."
     phases = len(Phase)
     for name, value in (("phase", state.phase), ("give_return", state.give_return)):
@@ -422,7 +450,7 @@ def _restore(doc: SavedRound, verify: bool) -> Round:
         raise SaveError(
             at + "power", f"expected -1 (no power) or a power from 0 to {len(table) - 1}"
         )
-    rnd.phase = Phase(state.phase)
+    rnd._phase = Phase(state.phase)
     rnd._current = state.current
     rnd._slots = [list(row) for row in state.slots]
     rnd._discard = list(state.discard)
@@ -464,7 +492,7 @@ def _restore(doc: SavedRound, verify: bool) -> Round:
             raise SaveError(f"$.actions[{k}]", f"not an action of this round: {exc}") from None
     rnd._actions = ids
     rnd._legal_cache = {}
-    ensure_consistent(rnd, at)
+    ensure_consistent(rnd, at, events=origin is None)
     if verify and replay() != rnd:
         raise SaveError("$.state", "the saved state disagrees with a replay of the saved actions")
     return rnd

@@ -49,11 +49,12 @@ a tested integration)::
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future, as_completed
 from typing import Any
 
@@ -385,6 +386,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--jobs", type=int, default=1, metavar="J", help="worker processes (same numbers)"
     )
+    parser.add_argument(
+        "--dask",
+        default=None,
+        metavar="ADDRESS",
+        help="play on a Dask cluster: a scheduler address (tcp://host:8786) or 'local' for "
+        "a local cluster of --jobs workers (needs the [dask] extra; same numbers as --jobs)",
+    )
     parser.add_argument("--rotate", action="store_true", help="rotate the seats every game")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument(
@@ -454,6 +462,18 @@ def _run(
     args: argparse.Namespace,
     progress: Callable[[int], None] | None,
 ) -> SimulationReport:
+    if args.dask is not None:
+        with _dask_executor(args.dask, args.jobs) as executor:
+            return simulate(
+                rules,
+                players,
+                names,
+                args.games,
+                args.seed,
+                executor,
+                rotate=args.rotate,
+                progress=progress,
+            )
     if args.jobs > 1:
         from concurrent.futures import ProcessPoolExecutor
 
@@ -471,6 +491,40 @@ def _run(
     return simulate(
         rules, players, names, args.games, args.seed, rotate=args.rotate, progress=progress
     )
+
+
+class DaskUnavailableError(ValueError):
+    """``--dask`` was given but the cluster cannot be reached or Dask is not installed."""
+
+
+@contextlib.contextmanager
+def _dask_executor(address: str, jobs: int) -> Iterator[Executor]:
+    """A :class:`concurrent.futures.Executor` on a Dask cluster (``local``: a new one)."""
+    try:
+        from dask.distributed import Client, LocalCluster
+    except ImportError:
+        raise DaskUnavailableError("--dask needs Dask: pip install 'cambio-rules[dask]'") from None
+    with contextlib.ExitStack() as stack:
+        try:
+            if address == "local":
+                cluster = stack.enter_context(
+                    LocalCluster(  # type: ignore[no-untyped-call]
+                        n_workers=max(1, jobs),
+                        threads_per_worker=1,
+                        processes=True,
+                        dashboard_address=None,
+                    )
+                )
+                client = stack.enter_context(Client(cluster))  # type: ignore[no-untyped-call]
+            else:
+                client = stack.enter_context(
+                    Client(address, timeout=10)  # type: ignore[no-untyped-call]
+                )
+        except (OSError, TimeoutError) as error:
+            raise DaskUnavailableError(
+                f"cannot reach the Dask scheduler at {address}: {error}"
+            ) from None
+        yield client.get_executor()
 
 
 def _with_progress(

@@ -22,7 +22,7 @@ from typing import Protocol, runtime_checkable
 
 import attrs
 
-from ..actions import Action, ActionKind
+from ..actions import Action, ActionKind, _check_shape
 from ..events import Event
 from ..round import Round
 from ..rules import RuleSet
@@ -40,6 +40,11 @@ class Bot(Protocol):
     decision point, :meth:`react` when the bot may snap the top discard and :meth:`act`
     when the round waits for the bot's decision.
     """
+
+    # A bot may also declare ``needs_view = False`` (a class attribute): it promises to
+    # read neither argument ``view`` of act/react, and the driver then passes ``None``
+    # instead of building a view for every decision (the random bot does this). A
+    # subclass that overrides act or react gets views again unless it declares it too.
 
     def reset(self, seat: int, rules: RuleSet, seed: int | None) -> None:
         """Forget the previous round: the bot now sits at ``seat`` at a ``rules`` table.
@@ -129,19 +134,24 @@ def play_round(
     if reset:
         for seat, bot in enumerate(bots):
             bot.reset(seat, rnd.rules, None if seed is None else derive_seed(seed, seat))
+    decode = rnd.space.decode
+    looks = [_reads_view(bot) for bot in bots]
     decisions = 0
     while not rnd.is_over:
         if decisions >= max_decisions:
             raise BotError(f"the round did not end within {max_decisions} decisions")
         chosen: Action | None = None
+        chosen_id = -1
         for p in rnd.reactors:
-            snaps = [a for a in rnd.legal_actions(p) if a.kind is ActionKind.SNAP]
-            if not snaps:
+            snap_ids = [i for i in rnd.legal_action_ids(p) if decode(i).kind is ActionKind.SNAP]
+            if not snap_ids:
                 continue
-            answer = bots[p].react(rnd.view(p), snaps)
+            snaps = [decode(i) for i in snap_ids]
+            answer = bots[p].react(_view(rnd, p, looks[p]), snaps)
             if answer is None:
                 continue
-            if answer not in snaps:
+            chosen_id = _offered(answer, snaps, snap_ids)
+            if chosen_id < 0:
                 raise BotError(f"bot at seat {p} answered {answer}, which it was not offered")
             chosen = answer
             break
@@ -149,16 +159,57 @@ def play_round(
             who = rnd.to_act
             if who is None:  # pragma: no cover - the round is over
                 break
-            legal = rnd.legal_actions(who)
-            if not legal:  # pragma: no cover - an engine invariant
+            ids = rnd.legal_action_ids(who)
+            if not ids:  # pragma: no cover - an engine invariant
                 raise BotError(f"seat {who} must decide but has no legal action")
-            chosen = bots[who].act(rnd.view(who), legal)
-            if chosen not in legal:
+            legal = [decode(i) for i in ids]
+            chosen = bots[who].act(_view(rnd, who, looks[who]), legal)
+            chosen_id = _offered(chosen, legal, ids)
+            if chosen_id < 0:
                 raise BotError(f"bot at seat {who} answered {chosen}, which is not legal now")
-        events = rnd.apply(chosen)
+        events = rnd.apply(chosen_id)
         decisions += 1
         if observer is not None:
             observer(chosen, events)
     result = rnd.result
     assert result is not None
     return PlayedRound(result=result, decisions=decisions, turns=rnd.turns_taken)
+
+
+def _reads_view(bot: object) -> bool:
+    """False only for a bot whose class declares ``needs_view = False`` and whose
+    ``act`` and ``react`` come from that class (a subclass that overrides them may read
+    the view, so it gets one unless it declares ``needs_view = False`` itself)."""
+    mro = type(bot).__mro__
+    for k, klass in enumerate(mro):
+        if "needs_view" in klass.__dict__:
+            if klass.__dict__["needs_view"] is not False:
+                return True
+            return any("act" in c.__dict__ or "react" in c.__dict__ for c in mro[:k])
+    return True
+
+
+def _view(rnd: Round, seat: int, looks: bool) -> PlayerView:
+    """``seat``'s view, or ``None`` for a bot that declared ``needs_view = False``."""
+    if looks:
+        return rnd.view(seat)
+    return None  # type: ignore[return-value]  # the bot said it reads no view
+
+
+def _offered(answer: object, offered: Sequence[Action], ids: Sequence[int]) -> int:
+    """The id of ``answer`` if it is one of ``offered`` (the same, well-typed action), else -1.
+
+    A bot normally returns one of the objects it was offered; anything else must be a
+    well-formed :class:`Action` equal to one of them (``Action(DRAW, 0.0)`` is not).
+    """
+    for k, action in enumerate(offered):
+        if action is answer:
+            return ids[k]
+    try:
+        _check_shape(answer)
+    except ValueError:
+        return -1
+    for k, action in enumerate(offered):
+        if action == answer:
+            return ids[k]
+    return -1

@@ -31,7 +31,12 @@ class RandomBot:
     snaps; otherwise it lets the discard go.
 
     ``seed`` seeds its random choices; :meth:`reset` with a seed re-seeds them.
+
+    It reads no view (``needs_view = False``), so :func:`~cambio.bots.play_round` does
+    not build one for it.
     """
+
+    needs_view = False
 
     def __init__(
         self, seed: int | None = None, *, never_call: bool = False, snap_rate: float = 0.02
@@ -52,14 +57,14 @@ class RandomBot:
         if seed is not None:
             self._rng = random.Random(seed)
 
-    def act(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+    def act(self, view: PlayerView | None, legal: Sequence[Action]) -> Action:
         del view
         choices = [a for a in legal if a.kind is not ActionKind.SNAP] or list(legal)
         if self.never_call:
             choices = [a for a in choices if a.kind is not ActionKind.CALL] or choices
         return choices[self._rng.randrange(len(choices))]
 
-    def react(self, view: PlayerView, snaps: Sequence[Action]) -> Action | None:
+    def react(self, view: PlayerView | None, snaps: Sequence[Action]) -> Action | None:
         del view
         if not snaps or self._rng.random() >= self.snap_rate:
             return None

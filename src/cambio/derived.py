@@ -1,0 +1,93 @@
+"""What a round derives from its RuleSet, computed once per RuleSet.
+
+Dealing a round needs the table's unshuffled deck and, for each card, its points, the
+key snapping compares (its rank or its value) and the power it grants. These depend only
+on the :class:`~cambio.rules.RuleSet`, so :func:`derived` computes them on the first round
+of a RuleSet and hands the same :class:`Derived` to every later round of that object.
+
+The cache is keyed by identity and forgets an entry when its RuleSet is garbage
+collected, so two tables in one process never share an entry, and an equal but separate
+RuleSet simply gets its own.
+"""
+
+from __future__ import annotations
+
+import random
+import weakref
+from functools import lru_cache
+
+import attrs
+
+from .cards import Card
+from .rules import Power, RuleSet
+
+__all__ = ["Derived", "derived", "shuffled_range"]
+
+
+@attrs.frozen
+class Derived:
+    """Per-card tables of one RuleSet, index-aligned with :attr:`cards`."""
+
+    cards: tuple[Card, ...]
+    """The unshuffled deck (``RuleSet.deck.cards()``)."""
+    values: tuple[int, ...]
+    """Each card's points (``RuleSet.values.of``)."""
+    keys: tuple[object, ...]
+    """What a snap compares: each card's value where ``snap.match = "value"``, else its rank."""
+    powers: tuple[Power | None, ...]
+    """The power each card grants, or ``None``."""
+    by_card: dict[Card, tuple[int, object, Power | None]]
+    """``(value, key, power)`` of each distinct card, for prepared decks."""
+
+
+_CACHE: dict[int, tuple[weakref.ref[RuleSet], Derived]] = {}
+
+
+def derived(rules: RuleSet) -> Derived:
+    """The :class:`Derived` tables of ``rules`` (computed once per RuleSet object)."""
+    key = id(rules)
+    hit = _CACHE.get(key)
+    if hit is not None and hit[0]() is rules:
+        return hit[1]
+    cards = tuple(rules.deck.cards())
+    by_card: dict[Card, tuple[int, object, Power | None]] = {}
+    by_value = rules.snap.match == "value"
+    for card in cards:
+        if card not in by_card:
+            value = rules.values.of(card)
+            by_card[card] = (value, value if by_value else card.rank, rules.powers.power_of(card))
+    table = Derived(
+        cards=cards,
+        values=tuple(by_card[c][0] for c in cards),
+        keys=tuple(by_card[c][1] for c in cards),
+        powers=tuple(by_card[c][2] for c in cards),
+        by_card=by_card,
+    )
+
+    def forget(_ref: weakref.ref[RuleSet]) -> None:
+        _CACHE.pop(key, None)
+
+    _CACHE[key] = (weakref.ref(rules, forget), table)
+    return table
+
+
+@lru_cache(maxsize=32)
+def _draws(m: int) -> tuple[tuple[int, int, int], ...]:
+    # for each swap of a Fisher-Yates shuffle of m items: (i, i + 1, bits for i + 1)
+    return tuple((i, i + 1, (i + 1).bit_length()) for i in reversed(range(1, m)))
+
+
+def shuffled_range(seed: int, m: int) -> list[int]:
+    """``list(range(m))`` shuffled exactly as ``random.Random(seed).shuffle`` would.
+
+    The same draws as the standard library's shuffle (``getrandbits`` with rejection),
+    without its per-item method calls; a test holds it equal to ``random.shuffle``.
+    """
+    x = list(range(m))
+    getrandbits = random.Random(seed).getrandbits
+    for i, n, k in _draws(m):
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
+    return x

@@ -1,0 +1,307 @@
+"""Cambio as an OpenSpiel game: importing this module registers ``python_cambio``.
+
+Needs the ``openspiel`` extra (``pip install 'cambio-rules[openspiel]'``).
+
+>>> import pyspiel
+>>> import cambio.openspiel
+>>> game = pyspiel.load_game("python_cambio(variant=micro,players=2)")
+>>> state = game.new_initial_state()
+>>> state.is_chance_node()
+True
+>>> game.num_players(), game.max_game_length() > 0
+(2, True)
+
+Parameters: ``variant`` (a bundled profile's name or a profile file's path, default
+``practice``), ``players`` (0: the table's default) and ``max_turns`` (the turn cap,
+default 40; the lower of it and the table's own cap is used). The game is one round:
+
+* **The deal is chance.** Before the first decision, one chance node per card of the
+  table's deck fixes the shuffled order (grids, the first discard, then the stock from
+  the top down). A chance outcome is a distinct card of the deck (its index in
+  :attr:`CambioGame.cards`), with probability the share of the undealt cards that are
+  that card; identical cards (a second deck's copies, a custom deck's suitless cards)
+  are one outcome, so small decks make small trees.
+* **Actions** are the table's action ids (:class:`cambio.ActionSpace`) plus one more,
+  ``DECLINE`` (``space.size``): "I do not snap". OpenSpiel has one player at a
+  time, so a reaction window becomes turns of the players who may snap, one by one in
+  the table's arbitration order (see :mod:`cambio.rl.turns`); declining is an ordinary
+  action, and it is public, as a turn must be.
+* **Information**: ``IMPERFECT_INFORMATION``. The information-state string is the
+  player's whole history as that player saw it (every event with the cards the player
+  was shown, and who declined to snap), so it has perfect recall; the observation
+  string is the :class:`~cambio.rl.Encoder` read-out of the player's current view.
+  Both tensors are the encoding of the view (the information-state tensor is therefore
+  not of perfect recall: use the string for that).
+* **Utility**: zero-sum. The round's winners share 1, and every player's utility is its
+  share minus ``1 / players``.
+* ``max_game_length`` bounds the decisions (declines included) of a round of at most
+  ``max_turns`` turns; the tests check that played rounds stay within it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+import numpy as np
+import pyspiel
+
+from .cards import Card
+from .events import Event
+from .loading import load_ruleset
+from .rl.encoding import Encoder
+from .rl.turns import Turns
+from .round import Round
+from .rules import RuleSet
+
+__all__ = ["DEFAULT_MAX_TURNS", "CambioGame", "CambioObserver", "CambioState"]
+
+DEFAULT_MAX_TURNS = 40
+"""The turn cap when the game string gives none."""
+
+_MAX_PLAYERS = 8
+
+_GAME_TYPE = pyspiel.GameType(
+    short_name="python_cambio",
+    long_name="Python Cambio",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.ZERO_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=_MAX_PLAYERS,
+    min_num_players=1,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification={"variant": "practice", "players": 0, "max_turns": DEFAULT_MAX_TURNS},
+)
+
+
+def _decision_bound(rules: RuleSet, players: int, turns: int) -> int:
+    """The most decisions a round of at most ``turns`` turns can take, declines included.
+
+    Per turn: the main action, placing the card, two powers' steps (one on the draw, one
+    on the card swapped out), the end-of-turn call or pass, one snap attempt per player
+    (a discard opens at most one window a turn; each player tries a window once) and a
+    give. Per round: every opening choice and re-peek. Before each of those actions every
+    reactor may decline once.
+    """
+    steps = max([0, *(len(p.steps) for p in rules.powers.table)])
+    per_turn = 1 + 1 + 2 * steps + 1 + players + 1
+    actions = 2 * players + turns * per_turn
+    return actions * (players + 1)
+
+
+class CambioGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untyped
+    """One round of a Cambio table, as an OpenSpiel game."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        params = dict(params or {})
+        variant = str(params.get("variant", "practice"))
+        rules = load_ruleset(variant)
+        players = int(params.get("players", 0)) or rules.players.default
+        if not rules.players.min <= players <= min(rules.players.max, _MAX_PLAYERS):
+            raise ValueError(
+                f"the {rules.name} table seats {rules.players.min} to {rules.players.max} "
+                f"players, not {players}"
+            )
+        cap = int(params.get("max_turns", DEFAULT_MAX_TURNS))
+        if cap < 1:
+            raise ValueError(f"max_turns must be 1 or more, got {cap}")
+        own = rules.turn.max_turns
+        cap = min(cap, own) if own else cap
+        rules = attrs.evolve(rules, turn=attrs.evolve(rules.turn, max_turns=cap))
+        encoder = Encoder(rules, players)
+        n = players
+        info = pyspiel.GameInfo(
+            num_distinct_actions=encoder.space.size + 1,
+            max_chance_outcomes=len(set(rules.deck.cards())),
+            num_players=n,
+            min_utility=-1.0 / n,
+            max_utility=1.0 - 1.0 / n,
+            utility_sum=0.0,
+            max_game_length=_decision_bound(rules, n, cap),
+        )
+        given = {"variant": variant, "players": players, "max_turns": cap}
+        super().__init__(_GAME_TYPE, info, given)
+        self.rules: RuleSet = rules
+        self.players = players
+        self.max_turns = cap
+        self.encoder = encoder
+        self.deck: tuple[Card, ...] = tuple(rules.deck.cards())
+        self.cards: tuple[Card, ...] = tuple(sorted(set(self.deck)))
+        """The distinct cards of the deck: chance outcome ``k`` deals ``cards[k]``."""
+        self.decline = encoder.space.size
+
+    def new_initial_state(self) -> CambioState:
+        """The state before the deal."""
+        return CambioState(self)
+
+    def make_py_observer(
+        self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: Any = None
+    ) -> CambioObserver:
+        """An observer of states (the observation, or with perfect recall the info state)."""
+        return CambioObserver(
+            self, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params
+        )
+
+
+class _Play:
+    """The mutable part of a state, copied cheaply (``Round.copy``) when OpenSpiel clones."""
+
+    def __init__(self, game: CambioGame) -> None:
+        self.game = game  # shared, never copied
+        self.dealt: list[Card] = []
+        self.turns: Turns | None = None
+        self.info: list[str] = []  # each player's history as text (the info state)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Play:
+        new = _Play(self.game)
+        new.dealt = self.dealt[:]
+        new.turns = None if self.turns is None else self.turns.copy()
+        new.info = self.info[:]
+        return new
+
+
+class CambioState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
+    """A Cambio round being dealt or played."""
+
+    def __init__(self, game: CambioGame) -> None:
+        super().__init__(game)
+        self.play = _Play(game)
+
+    @property
+    def cambio(self) -> CambioGame:
+        """The game (its rules, encoder and cards)."""
+        return self.play.game
+
+    # ------------------------------------------------------------------ who acts
+    @property
+    def round(self) -> Round | None:
+        """The round once dealt (omniscient)."""
+        turns = self.play.turns
+        return None if turns is None else turns.game  # type: ignore[return-value]
+
+    def current_player(self) -> int:
+        turns = self.play.turns
+        if turns is None:
+            return int(pyspiel.PlayerId.CHANCE)
+        who = turns.actor
+        return int(pyspiel.PlayerId.TERMINAL) if who is None else who
+
+    def _legal_actions(self, player: int) -> list[int]:
+        turns = self.play.turns
+        if turns is None or turns.actor != player:
+            return []
+        return turns.legal()
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        deck = list(self.cambio.deck)
+        for card in self.play.dealt:
+            deck.remove(card)
+        total = len(deck)
+        return [
+            (k, deck.count(card) / total)
+            for k, card in enumerate(self.cambio.cards)
+            if card in deck
+        ]
+
+    def _apply_action(self, action: int) -> None:
+        play = self.play
+        if play.turns is None:
+            play.dealt.append(self.cambio.cards[action])
+            if len(play.dealt) == len(self.cambio.deck):
+                rnd = Round(self.cambio.rules, self.cambio.players, deck=play.dealt, seed=0)
+                play.turns = Turns(rnd, shuffle_seed=0)
+                play.info = [f"P{p}" for p in range(rnd.players)]
+                self._record(rnd.events)
+            return
+        who = play.turns.actor
+        assert who is not None
+        events = play.turns.step(action)
+        if action == self.cambio.decline:
+            play.info = [f"{text}\nP{who} no snap" for text in play.info]
+        else:
+            self._record(events)
+
+    def _record(self, events: Sequence[Event]) -> None:
+        info = self.play.info
+        for p in range(len(info)):
+            info[p] += "".join(f"\n{e.as_seen_by(p)}" for e in events)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"Deal:{self.cambio.cards[action]}"
+        if action == self.cambio.decline:
+            return f"P{player} no snap"
+        return str(self.cambio.encoder.space.decode(action))
+
+    def is_terminal(self) -> bool:
+        turns = self.play.turns
+        return turns is not None and turns.game.is_over
+
+    def returns(self) -> list[float]:
+        n = self.cambio.players
+        rnd = self.round
+        if rnd is None or rnd.result is None or not rnd.result.winners:
+            return [0.0] * n
+        winners = rnd.result.winners
+        return [(1.0 / len(winners) if p in winners else 0.0) - 1.0 / n for p in range(n)]
+
+    def __str__(self) -> str:
+        rnd = self.round
+        if rnd is None:
+            return "dealing: " + " ".join(str(c) for c in self.play.dealt)
+        hands = " | ".join(
+            " ".join("--" if c is None else str(c) for c in rnd.hand(p)) for p in range(rnd.players)
+        )
+        top = rnd.discard_pile[-1] if rnd.discard_pile else None
+        phase = rnd.phase.name.lower()
+        return f"{phase} P{rnd.current} | {hands} | top {top} | stock {rnd.stock_size}"
+
+
+class CambioObserver:
+    """OpenSpiel's observer for Cambio: the encoding, and strings of the view or history."""
+
+    def __init__(
+        self, game: CambioGame, iig_obs_type: pyspiel.IIGObservationType, params: Any
+    ) -> None:
+        if params:
+            raise ValueError(f"observation parameters are not supported, got {params}")
+        self.game = game
+        self.perfect_recall = bool(iig_obs_type.perfect_recall)
+        self.tensor = np.zeros(game.encoder.size + 1, np.float32)
+        self.dict = {
+            "observation": self.tensor[:-1],
+            "reacting": self.tensor[-1:],
+        }
+
+    def set_from(self, state: CambioState, player: int) -> None:
+        """Fill :attr:`tensor` with ``player``'s encoding of ``state``."""
+        self.tensor.fill(0)
+        rnd = state.round
+        if rnd is None:
+            return
+        self.tensor[:-1] = self.game.encoder.encode(rnd.view(player), rnd.legal_action_ids(player))
+        turns = state.play.turns
+        assert turns is not None
+        self.tensor[-1] = float(turns.actor == player and turns.reacting)
+
+    def string_from(self, state: CambioState, player: int) -> str:
+        """``player``'s history (perfect recall) or current view, as text."""
+        rnd = state.round
+        if rnd is None:
+            return f"P{player} dealing ({len(state.play.dealt)} cards dealt)"
+        turns = state.play.turns
+        assert turns is not None
+        reacting = turns.actor == player and turns.reacting
+        if not self.perfect_recall:
+            x = self.game.encoder.encode(rnd.view(player), rnd.legal_action_ids(player))
+            return self.game.encoder.describe(x) + ("\nreacting" if reacting else "")
+        return state.play.info[player] + ("\nreacting" if reacting else "")
+
+
+pyspiel.register_game(_GAME_TYPE, CambioGame)

@@ -1,0 +1,36 @@
+"""Cambio for learning code: an observation encoding and a PettingZoo environment.
+
+Needs the ``rl`` extra (``pip install 'cambio-rules[rl]'``: numpy, gymnasium,
+pettingzoo). :class:`Encoder` turns a :class:`~cambio.views.PlayerView` into a
+fixed-length ``float32`` vector; :func:`env` and :class:`raw_env` are the PettingZoo
+``AECEnv`` (imported on first use, so the encoding alone needs only numpy).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .encoding import PHASES, Encoder, Feature, layout_markdown
+from .knowledge import SeenBy, seen_by
+from .turns import Turns, decline_id
+
+__all__ = [
+    "PHASES",
+    "Encoder",
+    "Feature",
+    "SeenBy",
+    "Turns",
+    "decline_id",
+    "env",
+    "layout_markdown",
+    "raw_env",
+    "seen_by",
+]
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("env", "raw_env"):
+        from . import pettingzoo_env
+
+        return getattr(pettingzoo_env, name)
+    raise AttributeError(f"module 'cambio.rl' has no attribute {name!r}")
