@@ -15,10 +15,16 @@ from __future__ import annotations
 import math
 from typing import Any, get_args, get_type_hints
 
+import attrs
 from hypothesis import strategies as st
 
 from cambio.cards import JOKER, STANDARD_RANKS
 from cambio.rules import (
+    MAX_EARLIEST,
+    MAX_EXTRA,
+    MAX_FINAL_TURNS,
+    MAX_GRID,
+    MAX_PLAYERS,
     CallRules,
     CombinationRules,
     DeckRules,
@@ -45,6 +51,7 @@ __all__ = [
     "TIE_BREAKS",
     "custom_rank_names",
     "labels",
+    "large_rulesets",
     "power_steps",
     "rulesets",
 ]
@@ -104,7 +111,11 @@ def power_steps(draw: st.DrawFn) -> tuple[Step, ...]:
 
 @st.composite
 def _deck(draw: st.DrawFn) -> tuple[list[str], set[str], DeckRules, int]:
-    """Deck composition (one copy): ranks in deck order, suitless ranks, rules, size."""
+    """Deck composition (one copy): ranks in deck order, suitless ranks, rules, size.
+
+    A custom deck may name a rank with a count of 0: the deck does not hold it, so it
+    needs no value and deals no card.
+    """
     if draw(st.integers(0, 3)) == 0:
         custom = draw(st.dictionaries(custom_rank_names, st.integers(0, 6), min_size=1, max_size=6))
         if sum(custom.values()) == 0:
@@ -146,6 +157,12 @@ def _powers(draw: st.DrawFn, names: list[str], suitless: set[str]) -> tuple[Powe
     return tuple(table)
 
 
+MASKED_POSITIONS = 10
+"""The most positions (grid and extra) ``rulesets()`` gives a table with
+``turn.exchange_equal`` or ``snap.several``, which take an action id per subset of a
+player's positions; ``large_rulesets()`` goes up to and past the real ceiling."""
+
+
 def _lit(cls: type, field: str) -> st.SearchStrategy[Any]:
     return st.sampled_from(_choices(cls, field))
 
@@ -159,7 +176,7 @@ def rulesets(draw: st.DrawFn) -> RuleSet:
     size = grid.size
 
     low = team * draw(st.integers(1, 3))
-    high = low + team * draw(st.integers(0, 3))
+    high = low + team * draw(st.integers(0, min(3, (MAX_PLAYERS - low) // team)))
     default = low + team * draw(st.integers(0, (high - low) // team))
     players = PlayerRules(min=low, max=high, default=default)
 
@@ -172,11 +189,14 @@ def rulesets(draw: st.DrawFn) -> RuleSet:
         custom=deck.custom,
     )
 
+    held = list(deck.rank_names())
     values_for = st.integers(-20, 30)
-    rank_values = {name: draw(values_for) for name in names}
+    rank_values = {name: draw(values_for) for name in held}
+    if draw(st.booleans()):  # a value for a rank named with a count of 0 is unused
+        rank_values.update({name: draw(values_for) for name in names})
     if draw(st.booleans()):  # a value for a rank this deck lacks is harmless
         rank_values.update(draw(st.dictionaries(custom_rank_names, values_for, max_size=2)))
-    suited = [n for n in names if n not in suitless]
+    suited = [n for n in held if n not in suitless]
     colour_table = st.dictionaries(st.sampled_from(suited), values_for) if suited else st.just({})
     values = ValueRules(rank=rank_values, red=draw(colour_table), black=draw(colour_table))
 
@@ -186,9 +206,13 @@ def rulesets(draw: st.DrawFn) -> RuleSet:
         positions=positions, count=count, re_peek=count > 0 and draw(st.booleans())
     )
 
+    exchange_equal = draw(st.booleans())
+    several = draw(st.booleans())
+    if exchange_equal or several:  # an id per subset of positions: keep the grid small
+        grid = GridRules(rows=grid.rows, extra=min(grid.extra, MASKED_POSITIONS - size))
     turn = TurnRules(
         take_discard=draw(st.booleans()),
-        exchange_equal=draw(st.booleans()),
+        exchange_equal=exchange_equal,
         exchange_failure=draw(_lit(TurnRules, "exchange_failure")),
         max_turns=draw(st.integers(0, 200)),
     )
@@ -198,7 +222,7 @@ def rulesets(draw: st.DrawFn) -> RuleSet:
         optional=draw(st.booleans()),
         swapped_out=swapped_out,
         swapped_out_from=draw(_lit(PowerRules, "swapped_out_from")) if swapped_out else "any",
-        table=draw(_powers(names, suitless)),
+        table=draw(_powers(held, suitless)),
     )
     per_discard = draw(_lit(SnapRules, "per_discard"))
     empty_grid = draw(_lit(SnapRules, "empty_grid"))
@@ -206,7 +230,7 @@ def rulesets(draw: st.DrawFn) -> RuleSet:
         when=draw(_lit(SnapRules, "when")),
         targets=draw(_lit(SnapRules, "targets")),
         match=draw(_lit(SnapRules, "match")),
-        several=draw(st.booleans()),
+        several=several,
         penalty_cards=draw(st.integers(0, 3)),
         penalty_peekable=draw(st.booleans()),
         wrong_seen_by=draw(_lit(SnapRules, "wrong_seen_by")),
@@ -236,8 +260,10 @@ def rulesets(draw: st.DrawFn) -> RuleSet:
     )
     combination = None
     if draw(st.booleans()):
+        stock = [c.rank for c in deck.cards()]  # each rank as often as the deck holds it
+        picked = draw(st.lists(st.integers(0, len(stock) - 1), min_size=1, max_size=4, unique=True))
         combination = CombinationRules(
-            ranks=tuple(draw(st.lists(st.sampled_from(names), min_size=1, max_size=4))),
+            ranks=tuple(stock[i] for i in picked),
             holder=draw(st.integers(-50, 50)),
             others=draw(st.integers(-50, 100)),
         )
@@ -278,4 +304,54 @@ def rulesets(draw: st.DrawFn) -> RuleSet:
         stock=StockRules(on_empty=draw(_lit(StockRules, "on_empty"))),
         match=match,
         teams=TeamRules(size=team),
+    )
+
+
+@st.composite
+def large_rulesets(draw: st.DrawFn) -> RuleSet:
+    """A table at or just past the cost ceilings of :func:`cambio.check_rules`.
+
+    The seats, the grid, the extra positions, the opening-peek choices, the final turns
+    and the wait before a call are drawn near their ceilings, sometimes one past; the
+    mask switches (``turn.exchange_equal``, ``snap.several``) come with grids around the
+    size where the action space and the legal actions per decision reach theirs. The
+    rest is a :func:`rulesets` table, capped at a few dozen turns so that a round ends
+    quickly. Some of these tables must be refused; the others must play to the end.
+    """
+    base = draw(rulesets())
+    high = draw(st.integers(MAX_PLAYERS - 2, MAX_PLAYERS + 1))
+    low = draw(st.integers(1, 4))
+    players = PlayerRules(min=low, max=high, default=low)
+    masks = draw(st.booleans())
+    if masks:  # around 2**positions ids: reaches the action space and legal ceilings
+        positions = draw(st.integers(11, 17))
+        cards = draw(st.integers(1, min(MAX_GRID, positions)))
+    else:
+        cards = draw(st.integers(MAX_GRID - 3, MAX_GRID + 1))
+        positions = cards + draw(st.integers(0, MAX_EXTRA + 1))
+    rows = [4] * (cards // 4) + ([cards % 4] if cards % 4 else [])
+    grid = GridRules(rows=tuple(rows), extra=positions - cards)
+    per_deck = len(base.deck.cards()) // base.deck.decks
+    need = high * cards + 1
+    deck = attrs.evolve(base.deck, decks=max(1, math.ceil(need / per_deck)))
+    chosen = draw(st.lists(st.integers(1, cards), unique=True, max_size=cards))
+    opening = OpeningRules(
+        positions=tuple(chosen), count=draw(st.integers(0, len(chosen))), re_peek=False
+    )
+    call = attrs.evolve(
+        base.call,
+        earliest=draw(st.integers(0, MAX_EARLIEST + 1)),
+        final_turns=draw(st.integers(0, MAX_FINAL_TURNS + 1)),
+    )
+    exchange, several = masks and draw(st.booleans()), masks and draw(st.booleans())
+    return attrs.evolve(
+        base,
+        players=players,
+        deck=deck,
+        grid=grid,
+        opening=opening,
+        turn=attrs.evolve(base.turn, exchange_equal=exchange, max_turns=draw(st.integers(1, 30))),
+        snap=attrs.evolve(base.snap, several=several),
+        call=call,
+        teams=TeamRules(size=1),
     )

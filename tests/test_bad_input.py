@@ -234,11 +234,12 @@ def test_extends_chains_and_cycles(chain: tuple[list[str], int | None, int], bun
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(body, encoding="utf-8")
         first = root / f"{names[0]}.toml"
+        # sub/d.toml extending ../b.toml leaves its own folder: the caller allows the root
         if back is None and broken < 0:
-            assert load_ruleset(first).name == names[0].split("/")[-1]
+            assert load_ruleset(first, search_path=[root]).name == names[0].split("/")[-1]
             return
         with pytest.raises(RuleSetError) as info:
-            load_ruleset(first)
+            load_ruleset(first, search_path=[root])
         check_problems(info.value, source=str(first))
         problems = info.value.problems
         if back is not None:

@@ -430,3 +430,35 @@ def test_show_as_a_process_exits_two_without_a_traceback() -> None:
     assert done.returncode == 2
     assert done.stderr.startswith("cambio show: column ")
     assert "Traceback" not in done.stderr
+
+
+def test_validate_allow_dir_lets_extends_leave_the_files_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    (shared / "base.toml").write_text('extends = "snap"\n[call]\npenalty = 3\n')
+    house = tmp_path / "house"
+    house.mkdir()
+    child = house / "child.toml"
+    child.write_text('extends = "../shared/base.toml"\n')
+    status, out, err = run(capsys, "validate", str(child))
+    assert status == 1 and "Traceback" not in out + err
+    (line,) = out.splitlines()
+    assert line.startswith(f"{child}: extends: ") and "outside" in line
+    status, out, _ = run(capsys, "validate", "--allow-dir", str(shared), str(child))
+    assert status == 0 and out.splitlines() == [f"{child}: ok"]
+
+
+def test_validate_a_long_extends_chain_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A chain of 950 files is refused at its limit: one line, no RecursionError."""
+    for i in range(950):
+        (tmp_path / f"t{i}.toml").write_text(f'extends = "t{i + 1}.toml"\n')
+    (tmp_path / "t950.toml").write_text('extends = "practice"\n')
+    status, out, err = run(capsys, "validate", str(tmp_path / "t0.toml"))
+    assert status == 1 and "Traceback" not in out + err and "Recursion" not in out + err
+    (line,) = out.splitlines()
+    assert line.startswith(f"{tmp_path / 't0.toml'}: ") and "extends" in line
+    assert f"more than {cambio.loading.MAX_EXTENDS} files stand above" in line

@@ -17,7 +17,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 import cambio
-from cambio import Problem, RuleSet, RuleSetError, check_rules, load_ruleset
+from cambio import Problem, Round, RuleSet, RuleSetError, check_rules, load_ruleset
 from cambio.loading import (
     ruleset_from_dict,
     ruleset_from_toml,
@@ -228,14 +228,73 @@ def test_an_unknown_key_does_not_hide_semantic_problems() -> None:
 # --------------------------------------------------------------------------- semantic checks
 
 
-def test_power_on_a_rank_the_deck_lacks() -> None:
-    found = paths_of(
-        '[deck]\nranks = ["A", "2", "3", "4", "5", "6", "7", "8"]\n'
-        "[values]\nred = {}\n"
-        '[[powers.table]]\nranks = ["7", "Q"]\nsteps = [{ action = "peek", scope = "own" }]\n'
+def _rank_entry(kind: str, rank: str) -> dict[str, Any]:
+    """One entry of ``kind`` that names ``rank``, as a (partial) table."""
+    peek = {"action": "peek", "scope": "own"}
+    return {
+        "value": {"values": {"rank": {rank: 4}}},
+        "colour override": {"values": {"red": {rank: -1}}},
+        "power": {"powers": {"table": [{"ranks": [rank], "steps": [peek]}]}},
+        "combination": {"scoring": {"combination": {"ranks": [rank], "others": 5}}},
+    }[kind]
+
+
+ABSENT: dict[str, tuple[str, dict[str, Any]]] = {
+    "left out of deck.ranks": ("Q", {"deck": {"ranks": ["A", "2", "3", "4", "5", "6", "7"]}}),
+    "a custom count of 0": (
+        "X",
+        {
+            "deck": {"custom": {"1": 30, "X": 0}},
+            "values": {"rank": {"1": 1}},
+            "powers": {"table": []},
+        },
+    ),
+    "jokers = 0": ("Joker", {"deck": {"jokers": 0}}),
+}
+"""Decks that hold no card of a rank they know (a custom count of 0 included), and the rank."""
+
+RANK_ENTRIES = ("value", "colour override", "power", "combination")
+
+
+@pytest.mark.parametrize("deck", sorted(ABSENT))
+@pytest.mark.parametrize("kind", RANK_ENTRIES)
+def test_an_entry_for_a_rank_the_deck_does_not_hold_is_unused(deck: str, kind: str) -> None:
+    """Every kind of entry on every kind of absent rank is judged alike: accepted, unused."""
+    rank, table = ABSENT[deck]
+    entry = _rank_entry(kind, rank)
+    for section, body in entry.items():
+        for key, value in body.items():
+            old = table.setdefault(section, {}).get(key)
+            merged = {**old, **value} if isinstance(old, dict) else value
+            table = {**table, section: {**table[section], key: merged}}
+    rules = ruleset_from_toml(tomli_w.dumps({"extends": "practice", **table}))
+    assert rank not in rules.deck.rank_names()
+    assert all(card.rank != rank for card in Round(rules, 2, seed=3).deck)
+
+
+@pytest.mark.parametrize("kind", RANK_ENTRIES[1:])
+def test_an_entry_for_no_rank_at_all_is_refused(kind: str) -> None:
+    """A name the deck does not hold and values.rank does not know is a typo."""
+    found = paths_of(tomli_w.dumps(_rank_entry(kind, "q")))
+    assert len(found) == 1
+    (message,) = found.values()
+    assert message == "no such rank 'q': not a rank of this deck and not in values.rank"
+
+
+def test_an_inherited_entry_that_no_longer_fits_names_the_childs_file(tmp_path: Path) -> None:
+    """The child's deck makes the parent's red king impossible: the child is named."""
+    child = write(
+        tmp_path,
+        "child.toml",
+        'extends = "practice"\n[deck]\ncustom = { K = 8, "0" = 40 }\n[values.rank]\n"0" = 0\n',
     )
-    assert set(found) == {"powers.table[0].ranks[1]"}
-    assert "holds no 'Q'" in found["powers.table[0].ranks[1]"]
+    with pytest.raises(RuleSetError) as info:
+        load_ruleset(child)
+    found = {p.path: p for p in info.value.problems}
+    assert set(found) == {"values.red.K", "powers.table[3].ranks[0]"}
+    for problem in found.values():
+        assert problem.source == str(child)
+        assert "inherited from" in problem.message and "practice.toml" in problem.message
 
 
 def test_opening_peeks_more_than_positions() -> None:
@@ -597,7 +656,9 @@ def dotted(at: tuple[Any, ...]) -> str:
         if isinstance(key, int):
             out += f"[{key}]"
         else:
-            text = key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else json.dumps(key)
+            text = (
+                key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else json.dumps(key, ensure_ascii=False)
+            )
             out += ("." if out else "") + text
     return out
 
@@ -736,3 +797,141 @@ def test_a_syntax_error_at_the_end_of_the_file_still_names_line_and_column(tmp_p
     with pytest.raises(RuleSetError) as err:
         load_ruleset(path)
     assert "line 3, column 1" in str(err.value)
+
+
+# --------------------------------------------------------------------------- extends confinement
+
+SECRET = "TOP_SECRET_VALUE_1234"
+"""Content of a file outside the allowed folders: no error may quote it."""
+
+
+def _outside_file(tmp_path: Path) -> Path:
+    """A readable TOML file outside the folder ``tmp_path / "tables"``: a record that
+    would pass the loader, so only confinement can refuse it."""
+    secret = write(
+        tmp_path, "private/secret.toml", f'name = "{SECRET}"\n[players]\nmax = "{SECRET}"\n'
+    )
+    (tmp_path / "tables").mkdir()
+    return secret
+
+
+def _refused(child: Path, **kwargs: Any) -> Problem:
+    with pytest.raises(RuleSetError) as info:
+        load_ruleset(child, **kwargs)
+    (problem,) = info.value.problems
+    assert SECRET not in str(info.value)
+    assert (problem.source, problem.path) == (str(child), "extends")
+    assert "outside" in problem.message
+    return problem
+
+
+def test_extends_an_absolute_path_outside_the_folder_is_refused(tmp_path: Path) -> None:
+    secret = _outside_file(tmp_path)
+    child = write(tmp_path, "tables/child.toml", f'extends = "{secret}"\n')
+    _refused(child)
+
+
+def test_extends_a_dotdot_escape_is_refused(tmp_path: Path) -> None:
+    _outside_file(tmp_path)
+    child = write(tmp_path, "tables/child.toml", 'extends = "../private/secret.toml"\n')
+    _refused(child)
+    # a path that leaves and comes back in stays inside: allowed
+    write(tmp_path, "tables/base.toml", 'extends = "snap"\n')
+    ok = write(tmp_path, "tables/ok.toml", 'extends = "../tables/base.toml"\n')
+    assert load_ruleset(ok).snap == load_ruleset("snap").snap
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="no symbolic links here")
+def test_extends_a_symlink_escape_is_refused(tmp_path: Path) -> None:
+    secret = _outside_file(tmp_path)
+    link = tmp_path / "tables" / "link.toml"
+    folder_link = tmp_path / "tables" / "elsewhere"
+    try:
+        link.symlink_to(secret)
+        folder_link.symlink_to(secret.parent, target_is_directory=True)
+    except OSError:  # pragma: no cover - links not permitted
+        pytest.skip("cannot create symbolic links")
+    for spec in ("link.toml", "elsewhere/secret.toml"):
+        child = write(tmp_path, "tables/child.toml", f'extends = "{spec}"\n')
+        _refused(child)
+
+
+@pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="no /proc here")
+@pytest.mark.parametrize("spec", ["/proc/self/environ", "../../../../../../proc/self/environ"])
+def test_extends_proc_self_environ_is_refused(tmp_path: Path, spec: str) -> None:
+    (tmp_path / "tables").mkdir()
+    child = write(tmp_path, "tables/child.toml", f'extends = "{spec}"\n')
+    problem = _refused(child)
+    environ = Path("/proc/self/environ").read_bytes().split(b"\0")
+    for entry in environ:
+        value = entry.partition(b"=")[2].decode("utf-8", "replace")
+        assert len(value) < 6 or value not in problem.message
+
+
+def test_extends_text_without_a_folder_reaches_no_file(tmp_path: Path) -> None:
+    write(tmp_path, "base.toml", 'extends = "snap"\n')
+    for spec in ("base.toml", str(tmp_path / "base.toml")):
+        with pytest.raises(RuleSetError) as info:
+            ruleset_from_toml(f'extends = "{spec}"\n')
+        (problem,) = info.value.problems
+        assert problem.path == "extends" and "outside" in problem.message
+    assert ruleset_from_toml('extends = "base.toml"\n', base=tmp_path).snap.when != "never"
+    assert ruleset_from_toml('extends = "base.toml"\n', search_path=[tmp_path]).name == "custom"
+
+
+def test_extends_outside_the_folder_is_allowed_through_search_path(tmp_path: Path) -> None:
+    secret = _outside_file(tmp_path)
+    secret.write_text('extends = "penalty"\n[call]\npenalty = 9\n', encoding="utf-8")
+    absolute = write(tmp_path, "tables/a.toml", f'extends = "{secret}"\n')
+    dotdot = write(tmp_path, "tables/b.toml", 'extends = "../private/secret.toml"\n')
+    by_name = write(tmp_path, "tables/c.toml", 'extends = "secret.toml"\n')
+    for child in (absolute, dotdot):
+        _refused(child)
+    with pytest.raises(RuleSetError, match="does not exist"):
+        load_ruleset(by_name)  # looked up in its own folder only
+    for child in (absolute, dotdot, by_name):
+        rules = load_ruleset(child, search_path=[secret.parent])
+        assert rules.call.penalty == 9
+        assert load_ruleset(child, search_path=str(secret.parent)).call.penalty == 9
+    # allowing one folder allows nothing beside it
+    other = write(tmp_path, "other/x.toml", 'extends = "snap"\n')
+    child = write(tmp_path, "tables/d.toml", f'extends = "{other}"\n')
+    _refused(child, search_path=[secret.parent])
+
+
+def test_a_parent_inside_the_folder_is_confined_to_its_own_folder(tmp_path: Path) -> None:
+    """Each file's extends is judged from its own folder: sub/p.toml may not climb out."""
+    _outside_file(tmp_path)
+    write(tmp_path, "tables/sub/p.toml", 'extends = "../../private/secret.toml"\n')
+    child = write(tmp_path, "tables/child.toml", 'extends = "sub/p.toml"\n')
+    with pytest.raises(RuleSetError) as info:
+        load_ruleset(child)
+    (problem,) = info.value.problems
+    assert SECRET not in str(info.value)
+    assert problem.source.endswith("p.toml") and "outside" in problem.message
+
+
+def test_an_extends_chain_longer_than_the_limit_is_refused(tmp_path: Path) -> None:
+    limit = cambio.loading.MAX_EXTENDS
+    for i in range(limit + 1):
+        write(tmp_path, f"t{i}.toml", f'extends = "t{i + 1}.toml"\n')
+    write(tmp_path, f"t{limit + 1}.toml", 'extends = "practice"\n')
+    with pytest.raises(RuleSetError) as info:
+        load_ruleset(tmp_path / "t0.toml")
+    (problem,) = info.value.problems
+    assert (problem.source, problem.path) == (str(tmp_path / "t0.toml"), "extends")
+    # exactly the limit of files above t0 (the last of them practice) is fine
+    write(tmp_path, f"t{limit - 1}.toml", 'extends = "practice"\n')
+    assert load_ruleset(tmp_path / "t0.toml").name == "t0"
+
+
+@pytest.mark.parametrize(
+    "spec", ["a" * 5000 + ".toml", "x/" * 3000 + "a.toml", "/", "a.toml/", "sub/../" * 9 + "b.toml"]
+)
+def test_extends_odd_paths_are_one_problem_each(tmp_path: Path, spec: str) -> None:
+    child = write(tmp_path, "child.toml", f'extends = "{spec}"\n')
+    with pytest.raises(RuleSetError) as info:
+        load_ruleset(child)
+    (problem,) = info.value.problems
+    assert (problem.source, problem.path) == (str(child), "extends")
+    assert len(problem.message) < 400

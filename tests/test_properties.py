@@ -51,13 +51,19 @@ from cambio.invariants import ensure_consistent
 from cambio.match import MAX_EXTRA_ROUNDS, MAX_ROUNDS
 from cambio.rules import (
     CallRules,
+    CombinationRules,
     DeckRules,
     GridRules,
     MatchRules,
     OpeningRules,
     PlayerRules,
+    Power,
     PowerRules,
+    ScoringRules,
     SnapRules,
+    Step,
+    StockRules,
+    TeamRules,
     TurnRules,
     ValueRules,
 )
@@ -923,3 +929,205 @@ def test_a_high_card_first_dealer_is_found_when_every_card_ties() -> None:
     with time_limit(2):
         m = Match(rules, 3, seed=0)
     assert 0 <= m.dealer < 3
+
+
+def _give_empties_stock_table() -> RuleSet:
+    """Found by the save fuzz (seed 0): too-late snaps during a give drew the stock empty."""
+    return RuleSet(
+        name="",
+        summary="",
+        players=PlayerRules(min=9, max=12, default=12),
+        deck=DeckRules(decks=7, jokers=3, ranks=("3", "9", "J"), custom={}),
+        values=ValueRules(rank={"3": 15, "9": 21, "J": 25, "Joker": 28}, red={}, black={}),
+        grid=GridRules(rows=(1, 3, 3), extra=5),
+        opening=OpeningRules(positions=(5, 7, 1, 3, 2, 6), count=4, re_peek=True),
+        turn=TurnRules(
+            take_discard=False, exchange_equal=False, exchange_failure="keep-drawn", max_turns=193
+        ),
+        powers=PowerRules(
+            timing="discard",
+            optional=False,
+            swapped_out=True,
+            swapped_out_from="any",
+            table=(
+                Power(
+                    ranks=("9", "J", "3"),
+                    steps=(Step(action="swap", scope="any-two", optional=True, seen=False),),
+                    colour="black",
+                    name="",
+                ),
+                Power(
+                    ranks=("Joker",),
+                    steps=(
+                        Step(action="swap", scope="other-other", optional=True, seen=True),
+                        Step(action="swap", scope="own-other", optional=False, seen=True),
+                    ),
+                    colour="any",
+                    name="",
+                ),
+            ),
+        ),
+        snap=SnapRules(
+            when="after-other-discard",
+            targets="any",
+            match="rank",
+            several=False,
+            penalty_cards=3,
+            penalty_peekable=True,
+            wrong_seen_by="all",
+            wrong_other_seen_by="snapper",
+            wrong_shown="unmatched",
+            arbitration="first",
+            per_discard="one",
+            too_late="penalty",
+            last_discard=False,
+            penalty_position="first-empty",
+            empty_grid="nothing",
+            empty_grid_calls="at-once",
+        ),
+        call=CallRules(
+            allowed=True,
+            timing="before-draw",
+            earliest=1,
+            final_turns=3,
+            caller_final_turn=False,
+            caller_locked=True,
+            penalty=6,
+            bonus=15,
+            tie_is_lowest=True,
+            lowest_scores_zero=True,
+        ),
+        scoring=ScoringRules(
+            winner_scores_zero=True,
+            tie_break=("share",),
+            combination=CombinationRules(ranks=("Joker",), holder=41, others=100),
+            placement={
+                "11": (3, 10, 1, -5, 0, -4, 9, 10, 4, 5),
+                "9": (),
+                "12": (10, -9, -10, -1, 4, 10, -1, 8, -1, -2, 9, -6),
+            },
+        ),
+        stock=StockRules(on_empty="end"),
+        match=MatchRules(
+            end="elimination",
+            limit=137,
+            at_limit=True,
+            rounds=14,
+            tie="extra-round",
+            exact_limit="once",
+            first_dealer="high-card",
+            starter="left-of-dealer",
+        ),
+        teams=TeamRules(size=3),
+    )
+
+
+def test_a_give_that_returns_to_a_turn_with_no_stock_ends_the_round() -> None:
+    """Bug 8 (fixed): penalties drawn while a snapper chose its give emptied the stock;
+    the give then returned to a turn whose holder could neither draw nor do anything."""
+    ids = (21, 10647, 21270, 31906, 42529, 53164, 63790, 74429, 85052, 95680, 106313, 116939, 0)
+    ids += (26, 32086, 8396, 21537, 53341, 10853, 106547, 117168, 74613, 95936, 85283, 64059)
+    ids += (42806,)
+    r = Round(_give_empties_stock_table(), 12, seed=536870911)
+    for a in ids:
+        r.apply(a)
+    assert r.phase.name == "GIVE" and r.stock_size == 0
+    r.apply(10955)  # the give: back to P1's turn, which cannot draw
+    assert r.is_over and r.result is not None and r.result.reason == "stock"
+    ensure_consistent(r)
+
+
+def test_an_emptied_grid_that_ends_the_round_is_scored_as_usual() -> None:
+    """Bug 9 (fixed): under snap.empty_grid = "end" the invariant checker scored the
+    emptied grid as an outright winner and refused the engine's (correct) result."""
+    rules = RuleSet(
+        name="",
+        summary="",
+        players=PlayerRules(min=3, max=6, default=6),
+        deck=DeckRules(decks=2, jokers=0, ranks=("5", "10", "J"), custom={}),
+        values=ValueRules(
+            rank={"5": 11, "10": -4, "J": -14}, red={"5": -3, "10": 5}, black={"5": 13}
+        ),
+        grid=GridRules(rows=(1,), extra=6),
+        opening=OpeningRules(positions=(), count=0, re_peek=False),
+        turn=TurnRules(
+            take_discard=True, exchange_equal=False, exchange_failure="keep-drawn", max_turns=55
+        ),
+        powers=PowerRules(
+            timing="draw",
+            optional=False,
+            swapped_out=True,
+            swapped_out_from="stock",
+            table=(
+                Power(
+                    ranks=("J",),
+                    steps=(
+                        Step(action="swap", scope="any-two", optional=False, seen=True),
+                        Step(action="peek", scope="own", optional=True, seen=False),
+                        Step(action="peek", scope="other", optional=False, seen=False),
+                        Step(action="peek", scope="own", optional=True, seen=False),
+                    ),
+                    colour="red",
+                    name="",
+                ),
+            ),
+        ),
+        snap=SnapRules(
+            when="any-time",
+            targets="own",
+            match="rank",
+            several=True,
+            penalty_cards=1,
+            penalty_peekable=True,
+            wrong_seen_by="snapper",
+            wrong_other_seen_by="nobody",
+            wrong_shown="all",
+            arbitration="first",
+            per_discard="one",
+            too_late="void",
+            last_discard=True,
+            penalty_position="first-empty",
+            empty_grid="end",
+            empty_grid_calls="at-once",
+        ),
+        call=CallRules(
+            allowed=False,
+            timing="before-draw",
+            earliest=3,
+            final_turns=1,
+            caller_final_turn=True,
+            caller_locked=True,
+            penalty=-16,
+            bonus=15,
+            tie_is_lowest=False,
+            lowest_scores_zero=False,
+        ),
+        scoring=ScoringRules(
+            winner_scores_zero=False,
+            tie_break=("caller", "fewer-cards", "caller"),
+            combination=CombinationRules(ranks=("5",), holder=45, others=44),
+            placement={},
+        ),
+        stock=StockRules(on_empty="recycle"),
+        match=MatchRules(
+            end="rounds",
+            limit=475,
+            at_limit=True,
+            rounds=10,
+            tie="extra-round",
+            exact_limit="once",
+            first_dealer="high-card",
+            starter="worst-hand",
+        ),
+        teams=TeamRules(size=1),
+    )
+    ids = (0, 5, 583, 590, 1166, 632, 1173, 1749, 1756, 1994, 1755, 0, 5, 583, 588, 1166, 1173)
+    ids += (1749, 1756, 0, 5, 583, 590, 1166, 1171, 1749, 1756, 1812, 0, 7, 583, 588, 1166)
+    ids += (1173, 1749, 1757, 1833, 1785, 1777, 1785, 0, 1222, 382, 6, 7, 583, 590, 1166, 1171)
+    ids += (1749, 1757, 0, 5, 583, 590, 1166, 1174, 1041, 1749, 1754, 0, 5, 583, 590, 1166)
+    ids += (1174, 1749, 1757, 1812, 0, 252, 14, 1041, 21, 14, 7, 370, 42)
+    r = Round.replay(rules, ids, players=4, seed=1799705)
+    assert r.result is not None and r.result.reason == "empty-grid"
+    assert r.result.winners == (2,)  # the lowest total wins, not the emptied grid
+    ensure_consistent(r)
+    assert Round.from_json(r.to_json()) == r

@@ -88,7 +88,10 @@ NOTES: dict[str, str] = {
         "Not a RuleSet field but an instruction to the loader: start from this profile "
         '(a bundled name such as `"practice"`, or a path ending in `.toml`, relative to '
         "this file) and change only what this file sets. Tables merge key by key; "
-        "arrays and single values replace the parent's whole."
+        "arrays and single values replace the parent's whole. A path must lead inside "
+        "this file's folder (after `..` and links are resolved) or a folder the caller "
+        "allows (`search_path`, `cambio validate --allow-dir`); at most 8 files may "
+        "stand above the one loaded."
     ),
     "name": (
         "The table's name, shown by `cambio variants`, the quick reference and "
@@ -669,6 +672,33 @@ def _table(keys: Sequence[DocKey]) -> list[str]:
     return lines
 
 
+def _limits_markdown() -> list[str]:
+    """The section on the ceilings :func:`cambio.check_rules` enforces."""
+    out = [
+        "## Limits",
+        "",
+        "A table is also refused when playing it would cost too much memory or time: the",
+        "validator checks these ceilings (each error names the key to change), so every",
+        "table `cambio validate` accepts deals and plays with a bounded action space.",
+        "Each ceiling lies well above what a real table needs (the last column) and well",
+        "below what would exhaust a machine. The action space counts, per seat, the",
+        "simple actions, the opening-peek choices, a replace, peek, snap and give per",
+        "position, a swap per pair of cards on the table, and with",
+        "[`turn.exchange_equal`](#turn.exchange_equal) or",
+        "[`snap.several`](#snap.several) one id per subset of a player's positions: so",
+        "those two switches allow only small grids (2 to the power of",
+        "`grid.rows` + `grid.extra` ids each). Its error names the switch; an error on",
+        "the legal actions of one decision names the key whose decision is largest.",
+        "",
+        "| key | at most | what is counted | real tables |",
+        "|---|---|---|---|",
+    ]
+    for limit in rules_module.LIMITS:
+        key = limit.key if limit.key.startswith("(") else f"`{limit.key}`"
+        out.append(f"| {key} | {limit.ceiling:,} | {_cell(limit.measures)} | {_cell(limit.real)} |")
+    return out
+
+
 def reference_markdown() -> str:
     """The whole ``docs/reference.md`` page."""
     source = _read_source()
@@ -695,6 +725,7 @@ def reference_markdown() -> str:
             if k.block:
                 out += ["", f"Default of `{k.path}`:", "", "```toml", k.block, "```"]
 
+    out += ["", *_limits_markdown()]
     out += ["", "## Words in the power table and the tie-break chain", ""]
     for alias, title in (
         ("PeekScope", "Peek scopes (`powers.table[].steps[].scope` of a peek)"),

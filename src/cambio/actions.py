@@ -29,7 +29,7 @@ from typing import overload
 
 import attrs
 
-__all__ = ["Action", "ActionKind", "ActionSpace", "kinds_wanted"]
+__all__ = ["Action", "ActionKind", "ActionSpace", "kinds_wanted", "space_size"]
 
 Slot = tuple[int, int]
 """A place on the table: ``(owner seat, position from 1)``."""
@@ -77,6 +77,22 @@ _SIMPLE = (
     ActionKind.DISCARD,
     ActionKind.SKIP,
 )
+
+
+def space_size(players: int, positions: int, openings: int, exchange: bool, several: bool) -> int:
+    """How many ids an :class:`ActionSpace` with these parameters holds, computed
+    without building it (``openings`` is the number of opening-peek choices).
+
+    The validator uses it to bound what a table may cost before any round is dealt.
+
+    >>> space_size(2, 8, 0, False, False) == ActionSpace(2, 8).size
+    True
+    """
+    slots = players * positions
+    per_player = len(_SIMPLE) + openings + 2 * positions + 2 * slots
+    per_player += slots * (slots - 1) // 2
+    per_player += (1 << positions) * (int(exchange) + int(several))
+    return per_player * players
 
 
 @attrs.frozen(slots=True)

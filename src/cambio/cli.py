@@ -236,6 +236,14 @@ def _validate_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="print only the problems, no 'ok' line for a valid file",
     )
+    parser.add_argument(
+        "--allow-dir",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="a folder whose files an 'extends' may also name (repeatable); by default only "
+        "bundled profiles and files inside the extending file's own folder",
+    )
 
 
 def _validate(args: argparse.Namespace) -> int:
@@ -244,7 +252,7 @@ def _validate(args: argparse.Namespace) -> int:
     status = 0
     for name in args.files:
         try:
-            load_ruleset(Path(name))
+            load_ruleset(Path(name), search_path=args.allow_dir)
         except RuleSetError as error:
             status = 1
             for line in _problem_lines(error, name):

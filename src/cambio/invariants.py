@@ -415,7 +415,8 @@ def _result_problems(r: Round, events: bool = True) -> Iterator[tuple[str, str]]
         return
     hands = [[(i + 1, r.deck[c]) for i, c in enumerate(row) if c >= 0] for row in r._slots]
     winners: list[int | None] = [None]
-    if res.reason == "empty-grid":
+    if res.reason == "empty-grid" and r.rules.snap.empty_grid == "win":
+        # the emptied grid wins outright; under "end" the round is scored as usual
         winners = [p for p, row in enumerate(r._slots) if all(c < 0 for c in row)]
     for winner in winners:
         expected = score_round(

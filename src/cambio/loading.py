@@ -28,7 +28,13 @@ child can change one card value (``[values.rank]`` with ``K = 0``) but cannot de
 key its parent set, except through ``remove`` (below). A child is named after its own
 file unless it sets ``name``; one that sets no ``summary`` gets one that names its parent
 and the keys it changes. A problem is reported against the file that set the offending
-key.
+key (or, when a child's change makes an inherited entry wrong, against the child).
+
+``extends`` is confined, because a rule file may come from a stranger: a parent path
+must lie inside the folder of the file that extends it (compared after resolving ``..``
+and symbolic links), or inside a folder the caller allows with ``search_path``. Any
+other path is refused before it is read, so no error can quote a file outside those
+folders. At most :data:`MAX_EXTENDS` files may stand above the one loaded.
 
 Removing an inherited entry
 ---------------------------
@@ -66,11 +72,12 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import sys
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import date, datetime, time
 from pathlib import Path
 from typing import Any, Literal, cast, get_args, get_origin
@@ -88,7 +95,7 @@ from cattrs.gen import make_dict_structure_fn
 from cattrs.preconf.tomllib import TomllibConverter, make_converter
 
 from .errors import Problem, RuleSetError
-from .rules import RuleSet, check_rules
+from .rules import MAX_EXTENDS, RuleSet, check_rules
 
 if sys.version_info >= (3, 11):
     from importlib.resources import files
@@ -102,6 +109,7 @@ else:  # pragma: no cover
     import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
 
 __all__ = [
+    "MAX_EXTENDS",
     "available_variants",
     "load_ruleset",
     "ruleset_from_dict",
@@ -176,13 +184,20 @@ def _looks_like_path(text: str) -> bool:
     return text.endswith(".toml") or any(sep in text for sep in separators)
 
 
-def load_ruleset(name_or_path: str | os.PathLike[str]) -> RuleSet:
+_Folders = Sequence[str | os.PathLike[str]]
+
+
+def load_ruleset(name_or_path: str | os.PathLike[str], *, search_path: _Folders = ()) -> RuleSet:
     """Load a bundled profile by name (``"practice"``) or a TOML file by path.
 
     A ``str`` that ends in ``.toml`` or holds a path separator, and any
     :class:`os.PathLike`, is a path; any other string is a bundled name (see
     :func:`available_variants`). A profile that does not set ``name`` is named after its
     file. Every mistake raises :class:`~cambio.errors.RuleSetError`, and only that.
+
+    A file's ``extends`` may name a bundled profile or a file inside the file's own
+    folder; ``search_path`` lists further folders whose files may be extended (a
+    relative ``extends`` path is looked up in the file's folder, then in each of them).
 
     >>> load_ruleset("penalty").scoring.tie_break
     ('not-caller', 'lower-cards', 'share')
@@ -198,25 +213,43 @@ def load_ruleset(name_or_path: str | os.PathLike[str]) -> RuleSet:
     else:
         name = str(name_or_path)
         layer = _named_layer(name, Problem(name, "", ""))
-    table, origin, label = _resolve(layer, ())
-    return _build(table, origin, label)
+    table, origin, lineage = _resolve(layer, (), _folders(search_path))
+    return _build(table, origin, lineage)
 
 
 def ruleset_from_toml(
-    text: str, source: str = "<string>", *, base: str | os.PathLike[str] | None = None
+    text: str,
+    source: str = "<string>",
+    *,
+    base: str | os.PathLike[str] | None = None,
+    search_path: _Folders = (),
 ) -> RuleSet:
     """Read a RuleSet from TOML text; ``source`` names it in error messages.
 
-    An ``extends`` path is relative to ``base`` (default: the current directory).
+    The text may extend a bundled profile. It may extend a file only inside ``base`` (the
+    folder the text stands for; an ``extends`` path is relative to it) or inside a folder
+    of ``search_path``: text with neither extends no file at all.
 
     >>> ruleset_from_toml('extends = "practice"\\n[call]\\npenalty = 10\\n').call.penalty
     10
     """
     raw = _parse_toml(text, source)
-    folder = Path(base) if base is not None else Path.cwd()
-    layer = _TextLayer(raw, source, folder)
-    table, origin, label = _resolve(layer, ())
-    return _build(table, origin, label)
+    layer = _TextLayer(raw, source, Path(base) if base is not None else None)
+    table, origin, lineage = _resolve(layer, (), _folders(search_path))
+    return _build(table, origin, lineage)
+
+
+def _folders(search_path: _Folders) -> tuple[Path, ...]:
+    """The allowed extra folders, resolved (a single path is one folder, not letters)."""
+    if isinstance(search_path, (str, os.PathLike)):
+        search_path = [search_path]
+    out: list[Path] = []
+    for folder in search_path:
+        try:
+            out.append(Path(os.fspath(folder)).resolve())
+        except (OSError, RuntimeError, TypeError, ValueError):
+            continue  # a folder that cannot be resolved allows nothing
+    return tuple(out)
 
 
 def ruleset_from_dict(data: Mapping[str, Any], source: str = "<dict>") -> RuleSet:
@@ -230,7 +263,7 @@ def ruleset_from_dict(data: Mapping[str, Any], source: str = "<dict>") -> RuleSe
     """
     if not isinstance(data, Mapping):
         raise RuleSetError([Problem(source, "", f"expected a table, found {_found(data)}")])
-    return _build(dict(data), {}, source)
+    return _build(dict(data), {}, (source,))
 
 
 def ruleset_to_dict(rules: RuleSet) -> dict[str, Any]:
@@ -341,7 +374,7 @@ class _BundledLayer:
 class _TextLayer:
     raw: dict[str, Any]
     label: str
-    folder: Path
+    folder: Path | None  # None: text that stands for no folder
 
 
 _Layer = _FileLayer | _BundledLayer | _TextLayer
@@ -394,37 +427,78 @@ def _read_layer(layer: _Layer) -> tuple[dict[str, Any], str, str]:
     return layer.raw, layer.label, ""
 
 
-def _parent_layer(spec: str, child: _Layer, label: str) -> _Layer:
+def _inside(path: Path, folders: Sequence[Path]) -> bool:
+    """Whether ``path``, with ``..`` and symbolic links resolved, lies inside a folder."""
+    try:
+        real = path.resolve()
+    except (OSError, RuntimeError, ValueError):  # a link loop, an unreadable part
+        return False
+    return any(real.is_relative_to(folder) for folder in folders)
+
+
+def _parent_layer(spec: str, child: _Layer, label: str, allowed: tuple[Path, ...]) -> _Layer:
+    """The layer ``extends = spec`` names, confined to the child's folder and ``allowed``."""
     if not _looks_like_path(spec):
         return _named_layer(spec, Problem(label, "extends", ""))
-    if isinstance(child, _FileLayer):
-        folder = child.path.parent
-    elif isinstance(child, _TextLayer):
-        folder = child.folder
-    else:  # pragma: no cover - only inside a zipped install
+    if isinstance(child, _BundledLayer):  # pragma: no cover - only inside a zipped install
         entry = _variants_dir().joinpath(*spec.split("/"))
         return _BundledLayer(entry, spec.removesuffix(".toml"))
-    path = folder / spec
-    if not path.is_file():
-        what = "is a directory" if path.is_dir() else "does not exist"
-        raise RuleSetError(
-            [Problem(label, "extends", f"the parent file {json.dumps(spec)} ({path}) {what}")]
+    own = child.path.parent if isinstance(child, _FileLayer) else child.folder
+    roots: list[Path] = []
+    if own is not None:
+        with contextlib.suppress(OSError, RuntimeError, ValueError):
+            roots.append(own.resolve())
+    roots += [folder for folder in allowed if folder not in roots]
+
+    def fail(message: str) -> RuleSetError:
+        return RuleSetError([Problem(label, "extends", message)])
+
+    if "\x00" in spec:
+        raise fail("expected a profile name or a .toml path, found a NUL character")
+    if Path(spec).is_absolute():
+        candidates = [Path(spec)]
+    else:  # the child's folder first, then each allowed folder
+        candidates = [base / spec for base in ([own] if own is not None else []) + list(allowed)]
+    inside = [path for path in candidates if _inside(path, roots)]
+    shown = json.dumps(spec if len(spec) <= 80 else spec[:77] + "...", ensure_ascii=False)
+    for path in inside:
+        try:
+            if path.is_file():  # read the very file that was checked, not a link to it
+                return _FileLayer(path.resolve(), str(path))
+        except OSError as exc:  # a name too long, a folder that cannot be searched
+            raise fail(f"the parent file {shown} cannot be read: {exc.strerror}") from None
+    if not inside:
+        where = [f"the folder of this file ({own})"] if own is not None else []
+        where += [f"the allowed folder {folder}" for folder in allowed]
+        raise fail(
+            f"the parent file {shown} lies outside "
+            + (" and ".join(where) if where else "every allowed folder (none was given)")
+            + "; extend a bundled profile or a file inside the file's folder, or allow "
+            "another folder with search_path (cambio validate --allow-dir)"
         )
-    return _FileLayer(path, str(path))
+    path = inside[0]
+    what = "is a directory" if path.is_dir() else "does not exist"
+    raise fail(f"the parent file {shown} ({path}) {what}")
 
 
 _Origin = dict[tuple[str, ...], str]
 
 
 def _resolve(
-    layer: _Layer, chain: tuple[tuple[str, str], ...]
-) -> tuple[dict[str, Any], _Origin, str]:
-    """The merged raw table of ``layer`` and its ancestors, who set each key, and its label."""
+    layer: _Layer, chain: tuple[tuple[str, str], ...], allowed: tuple[Path, ...]
+) -> tuple[dict[str, Any], _Origin, tuple[str, ...]]:
+    """The merged raw table of ``layer`` and its ancestors, who set each key, and the
+    labels of the files from ``layer`` (first) up to its furthest ancestor.
+
+    ``chain`` holds the identity and label of every file below this one; ``allowed`` the
+    extra folders a parent file may lie in.
+    """
     raw, label, default_name = _read_layer(layer)
     ident = _identity(layer)
     chain = (*chain, (ident, label))
     own = dict(raw)
     spec = own.pop("extends", None)
+    ancestors: tuple[str, ...] = ()
     if spec is None:
         table: dict[str, Any] = {}
         origin: _Origin = {}
@@ -433,15 +507,21 @@ def _resolve(
             expected = "expected a string (a profile name or a .toml path)"
             problem = Problem(label, "extends", f"{expected}, found {_found(spec)}")
             raise RuleSetError([problem])
-        parent = _parent_layer(spec, layer, label)
+        parent = _parent_layer(spec, layer, label, allowed)
         parent_ident = _identity(parent)
         if any(parent_ident == seen for seen, _ in chain):
             names = " -> ".join([*(lbl for _, lbl in chain), _layer_label(parent)])
             raise RuleSetError(
                 [Problem(label, "extends", f"profiles extend each other in a cycle: {names}")]
             )
-        table, origin, parent_label = _resolve(parent, chain)
-        parent_name = table.get("name", parent_label)
+        if len(chain) > MAX_EXTENDS:
+            message = (
+                f"more than {MAX_EXTENDS} files stand above this one in its chain of extends "
+                f"(at most {MAX_EXTENDS} allowed; the chain was cut at {label})"
+            )
+            raise RuleSetError([Problem(chain[0][1], "extends", message)])
+        table, origin, ancestors = _resolve(parent, chain, allowed)
+        parent_name = table.get("name", ancestors[0])
         if "summary" not in own:
             changed = ", ".join(sorted(_leaf_paths(own) - {"name"})) or "nothing"
             table["summary"] = f"{parent_name} with changes to: {changed}"
@@ -454,7 +534,7 @@ def _resolve(
     if removal is not None:
         table = _removed(table, origin, removal, label)
     _merge_into(table, own, origin, label, ())
-    return table, origin, label
+    return table, origin, (label, *ancestors)
 
 
 def _removed(table: dict[str, Any], origin: _Origin, removal: Any, label: str) -> dict[str, Any]:
@@ -464,7 +544,7 @@ def _removed(table: dict[str, Any], origin: _Origin, removal: Any, label: str) -
     try:
         whole = _converter.structure(_copy_tables(table), RuleSet)
     except Exception:
-        _build(table, origin, label)  # raises the inherited table's own problems
+        _build(table, origin, (label,))  # raises the inherited table's own problems
         raise  # pragma: no cover - _build raised above
     full = ruleset_to_dict(whole)
     for key in ("name", "summary"):
@@ -884,8 +964,43 @@ def _copy_tables(value: Any) -> Any:
     return value
 
 
-def _build(table: dict[str, Any], origin: _Origin, label: str) -> RuleSet:
-    """Structure strictly, then check the rules; raise every problem found at once."""
+def _setter(path: _KeyPath, origin: _Origin) -> str | None:
+    """The file that set the key at ``path`` (or a table holding it), if any did."""
+    keys = _table_keys(path)
+    while keys:
+        if keys in origin:
+            return origin[keys]
+        keys = keys[:-1]
+    return None
+
+
+def _blame(where: str, origin: _Origin, lineage: Sequence[str]) -> tuple[str, str]:
+    """The file to name for a semantic problem at ``where``, and a note when the entry
+    itself comes from another file.
+
+    A problem belongs to the most derived file that set anything it reads: when a child
+    changes the deck so that an entry it inherits no longer fits, the child is named
+    (and the note says where the entry was written), not the parent.
+    """
+    label = lineage[0]
+    own = _setter(_split_dotted(where), origin) or label
+    depth = {name: i for i, name in reversed(list(enumerate(lineage)))}
+    setters = [own]
+    for read in _reads(where):
+        setter = _setter(_split_dotted(read), origin)
+        if setter is not None:
+            setters.append(setter)
+    source = min(setters, key=lambda name: depth.get(name, len(lineage)))
+    note = "" if source == own else f" (this entry is inherited from {own})"
+    return source, note
+
+
+def _build(table: dict[str, Any], origin: _Origin, lineage: Sequence[str]) -> RuleSet:
+    """Structure strictly, then check the rules; raise every problem found at once.
+
+    ``lineage`` names the file read first and then each file it extends, in order.
+    """
+    label = lineage[0]
     problems: list[Problem] = []
     broken: set[str] = set()
     rules: RuleSet | None = None
@@ -915,8 +1030,8 @@ def _build(table: dict[str, Any], origin: _Origin, label: str) -> RuleSet:
         for where, message in check_rules(rules):
             if any(_related(read, bad) for read in _reads(where) for bad in broken):
                 continue
-            source = _source_of(_split_dotted(where), origin, label)
-            problems.append(Problem(source, where, message))
+            source, note = _blame(where, origin, lineage)
+            problems.append(Problem(source, where, message + note))
     if problems:
         raise RuleSetError(problems)
     assert rules is not None

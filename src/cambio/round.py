@@ -1268,6 +1268,11 @@ class Round:
             row[j] = c
             self._known[c] = 0
             self._emit(Event(EventKind.PENALTY, p, ((p, j + 1),)))
+        self._check_stock()
+
+    def _check_stock(self) -> None:
+        """Penalties drew the stock empty: recycle the discards, or, if the turn holder
+        has yet to draw (now or once a give returns to its turn), the round ends."""
         if not self._stock and self.rules.stock.on_empty == "recycle":
             self._recycle()
         if not self._stock and self._phase is Phase.TURN:
@@ -1287,6 +1292,7 @@ class Round:
         self._snapper = -1
         self._give_target = -1
         self._after_cards_left(p)
+        self._check_stock()  # penalties during the give may have emptied the stock
 
     def _after_cards_left(self, p: int) -> None:
         """React to ``p`` losing cards: a grid emptied by snapping calls or wins."""

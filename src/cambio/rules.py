@@ -14,6 +14,7 @@ shape (see :mod:`cambio.loading`).
 
 from __future__ import annotations
 
+import math
 import weakref
 from collections.abc import Iterator
 from typing import Literal
@@ -24,7 +25,20 @@ from .cards import JOKER, STANDARD_RANKS, SUITS, Card, build_deck
 from .errors import Problem, RuleSetError
 
 __all__ = [
+    "LIMITS",
+    "MAX_ACTION_SPACE",
+    "MAX_CARDS",
+    "MAX_EARLIEST",
+    "MAX_EXTENDS",
+    "MAX_EXTRA",
+    "MAX_FINAL_TURNS",
+    "MAX_GRID",
+    "MAX_LEGAL_ACTIONS",
+    "MAX_OPENING_CHOICES",
+    "MAX_PLAYERS",
     "CallRules",
+    "Costs",
+    "Limit",
     "CombinationRules",
     "DeckRules",
     "GridRules",
@@ -46,6 +60,7 @@ __all__ = [
     "ValueRules",
     "check_rules",
     "ensure_valid",
+    "table_costs",
 ]
 
 PeekScope = Literal["own", "other", "any"]
@@ -86,6 +101,73 @@ MAX_CARDS = 10_000
 """The most cards a table may shuffle (decks times cards per deck); checked by
 :func:`check_rules` so that an absurd count is a rule problem, not a memory error."""
 
+MAX_PLAYERS = 12
+"""The most seats a table may have (``players.max``)."""
+MAX_GRID = 12
+"""The most cards a grid may hold (the sum of ``grid.rows``)."""
+MAX_EXTRA = 12
+"""The most positions beyond the grid (``grid.extra``)."""
+MAX_OPENING_CHOICES = 500
+"""The most ways to choose the opening peek (``opening.count`` of ``opening.positions``)."""
+MAX_FINAL_TURNS = 10
+"""The most turns each other player may take after a call (``call.final_turns``)."""
+MAX_EARLIEST = 10
+"""The most turns each player may be made to wait before anyone may call (``call.earliest``)."""
+MAX_EXTENDS = 8
+"""The most files that may stand above a loaded one in a chain of ``extends`` (a real
+table needs one or two: a house table on a bundled profile that extends another)."""
+MAX_ACTION_SPACE = 1_000_000
+"""The most action ids a table may have at ``players.max`` seats (see
+:class:`~cambio.actions.ActionSpace`): a legal-action mask is a list this long."""
+MAX_LEGAL_ACTIONS = 50_000
+"""The most legal actions any one decision may offer (the ids a bot must look through)."""
+
+
+@attrs.frozen
+class Limit:
+    """One ceiling :func:`check_rules` enforces, for the reference page."""
+
+    key: str
+    ceiling: int
+    measures: str
+    real: str
+
+
+LIMITS: tuple[Limit, ...] = (
+    Limit("players.max", MAX_PLAYERS, "seats at the table", "2 to 6 in every bundled profile"),
+    Limit("grid.rows", MAX_GRID, "cards in a grid (the sum of the rows)", "4, or 5 (five-card)"),
+    Limit("grid.extra", MAX_EXTRA, "positions beyond the grid", "4"),
+    Limit(
+        "opening.count",
+        MAX_OPENING_CHOICES,
+        "ways to choose the opening peek, C(len(opening.positions), opening.count)",
+        "0 (no choice) to 2 (one-peek: 1 of 2 positions)",
+    ),
+    Limit("call.final_turns", MAX_FINAL_TURNS, "turns after a call", "1"),
+    Limit("call.earliest", MAX_EARLIEST, "turns before anyone may call", "0"),
+    Limit("deck", MAX_CARDS, "cards shuffled (decks times cards per deck)", "52 to 54"),
+    Limit(
+        "extends",
+        MAX_EXTENDS,
+        "files above the loaded one in a chain of extends",
+        "1 or 2 (a house table on a profile that extends another)",
+    ),
+    Limit(
+        "(action space)",
+        MAX_ACTION_SPACE,
+        "action ids at players.max seats (the length of a legal-action mask)",
+        "2,332 to 9,384",
+    ),
+    Limit(
+        "(legal actions)",
+        MAX_LEGAL_ACTIONS,
+        "legal actions offered by one decision, at most",
+        "321 to 1,424 (a swap of any two cards at 6 players, with snaps)",
+    ),
+)
+"""Every ceiling a table must keep, with what real tables use: each lies well above
+what any real table needs and well below what would exhaust memory or time."""
+
 
 @attrs.frozen
 class PlayerRules:
@@ -117,10 +199,13 @@ class DeckRules:
         )
 
     def rank_names(self) -> tuple[str, ...]:
-        """Every rank this deck contains, in deck order."""
+        """Every rank this deck holds at least one card of, in deck order.
+
+        A custom rank with a count of 0 is not in the deck.
+        """
         if self.custom:
-            return tuple(self.custom)
-        return self.ranks + ((JOKER,) if self.jokers else ())
+            return tuple(rank for rank, count in self.custom.items() if count > 0)
+        return self.ranks + ((JOKER,) if self.jokers > 0 else ())
 
 
 @attrs.frozen
@@ -461,6 +546,83 @@ _SWAP_SCOPES = (
 _TIE_BREAKS = ("caller", "not-caller", "lower-cards", "fewer-cards", "share")
 
 
+@attrs.frozen
+class Costs:
+    """What a table costs at ``players.max`` seats, computed without dealing."""
+
+    action_space: int
+    """Action ids in all (:attr:`cambio.actions.ActionSpace.size`)."""
+    legal_actions: int
+    """An upper bound on the legal actions of any one decision."""
+    largest: str
+    """The key whose decision offers the most legal actions."""
+
+
+def table_costs(rules: RuleSet) -> Costs:
+    """The action space and the most legal actions per decision of ``rules``.
+
+    The table must keep the single-key ceilings on ``players.max``, ``grid.rows`` and
+    ``grid.extra`` (:func:`check_rules` checks those first); beyond them this raises
+    :class:`ValueError` rather than compute numbers of millions of digits.
+
+    >>> costs = table_costs(RuleSet())
+    >>> costs.action_space, costs.legal_actions
+    (7482, 321)
+    """
+    from .actions import space_size
+
+    n = max(1, rules.players.max)
+    pos = max(0, rules.grid.size) + max(0, rules.grid.extra)
+    if n > MAX_PLAYERS or len(rules.grid.rows) > MAX_GRID or pos > MAX_GRID + MAX_EXTRA:
+        raise ValueError("table_costs needs players.max, grid.rows and grid.extra in bounds")
+    slots = n * pos
+    openings = _opening_choices(rules.opening)
+    exchange = rules.turn.exchange_equal
+    several = rules.snap.several
+    space = space_size(n, pos, openings, exchange, several)
+    masks = (1 << pos) - pos - 1 if pos >= 2 else 0
+    snap_singles = 0
+    if rules.snap.when != "never":
+        snap_singles = slots if rules.snap.targets == "any" else pos
+    # a turn after drawing: discard, each replacement, each exchange, and the player's
+    # own snaps when the snapping window is open during its turn
+    turn = {
+        "grid.extra": 3 + pos + snap_singles,
+        "turn.exchange_equal": masks if exchange else 0,
+        "snap.several": masks if several else 0,
+    }
+    # each kind of decision, by the parts that make up its legal actions
+    decisions: list[dict[str, int]] = [{"opening.count": openings}, turn]
+    for i, power in enumerate(rules.powers.table):
+        for k, step in enumerate(power.steps):
+            if step.action == "peek":
+                count = slots
+            elif step.scope == "own-other":
+                count = pos * (slots - pos)
+            elif step.scope == "any-two":
+                count = slots * (slots - 1) // 2
+            elif step.scope == "other-other":
+                count = (slots - pos) * (slots - pos - 1) // 2
+            else:  # a peeked card with one other card
+                count = slots
+            # a skip, and the actor's own snaps if a window is open during the power
+            decisions.append(
+                {
+                    f"powers.table[{i}].steps[{k}].scope": count + 1,
+                    "grid.extra": snap_singles,
+                    "snap.several": turn["snap.several"],
+                }
+            )
+    biggest = max(decisions, key=lambda parts: sum(parts.values()))
+    largest = max(biggest, key=lambda key: biggest[key])  # the part that weighs most
+    return Costs(space, sum(biggest.values()), largest)
+
+
+def _opening_choices(o: OpeningRules) -> int:
+    n = len(o.positions)
+    return math.comb(n, o.count) if 0 < o.count < n else 0
+
+
 _VALIDATED: dict[int, weakref.ref[RuleSet]] = {}
 
 
@@ -497,12 +659,17 @@ def _problems(r: RuleSet) -> Iterator[tuple[str, str]]:
         if value < 0:
             yield path, f"expected a count of 0 or more, got {value}"
 
+    def ceiling(path: str, value: int, most: int, what: str) -> Iterator[tuple[str, str]]:
+        if value > most:
+            yield path, f"expected at most {most:,} {what}, got {value:,} (see the limits)"
+
     # players
     p = r.players
     if p.min < 1:
         yield "players.min", f"expected at least 1 player, got {p.min}"
     if p.max < p.min:
         yield "players.max", f"expected at least players.min ({p.min}), got {p.max}"
+    yield from ceiling("players.max", p.max, MAX_PLAYERS, "players")
     if not p.min <= p.default <= p.max:
         yield "players.default", f"expected a count between {p.min} and {p.max}, got {p.default}"
 
@@ -538,6 +705,18 @@ def _problems(r: RuleSet) -> Iterator[tuple[str, str]]:
         yield "deck", f"expected at most {MAX_CARDS} cards in all, got {n_cards}"
     ranks_in_deck = set(d.rank_names())
     suitless = set(d.custom) if d.custom else {JOKER}
+    # A rank the deck holds no card of (left out of deck.ranks, a custom count of 0, no
+    # jokers) is absent. Every entry naming an absent rank -- a value, a colour override,
+    # a power, a combination -- is judged alike: accepted and unused (a child that drops
+    # a rank from the deck need not also remove every entry it inherits for it). A name
+    # that is no rank of the deck's kind (a standard rank or the joker; a key of
+    # deck.custom) and has no value in values.rank is no rank at all, most likely a
+    # typo, and is refused.
+    kind = set(d.custom) if d.custom else {*STANDARD_RANKS, JOKER}
+    known = kind | set(r.values.rank)
+
+    def unknown(rank: str) -> str:
+        return f"no such rank {rank!r}: not a rank of this deck and not in values.rank"
 
     # values
     for rank in sorted(ranks_in_deck):
@@ -545,19 +724,26 @@ def _problems(r: RuleSet) -> Iterator[tuple[str, str]]:
             yield "values.rank", f"the deck holds {rank!r} but it has no value"
     for table in ("red", "black"):
         for rank in getattr(r.values, table):
-            if rank not in ranks_in_deck:
-                yield f"values.{table}.{rank}", f"the deck holds no {rank!r}"
-            elif rank in suitless:
+            if rank not in known:
+                yield f"values.{table}.{rank}", unknown(rank)
+            elif rank in ranks_in_deck and rank in suitless:
                 yield f"values.{table}.{rank}", f"{rank!r} has no suit, so it is never {table}"
 
     # grid and opening peek
     g = r.grid
     if not g.rows:
         yield "grid.rows", "expected at least one row"
-    for i, n in enumerate(g.rows):
-        if n < 1:
-            yield f"grid.rows[{i}]", f"expected 1 or more cards in a row, got {n}"
+    if len(g.rows) > MAX_GRID:
+        yield "grid.rows", f"expected at most {MAX_GRID} rows, got {len(g.rows):,}"
+    else:
+        for i, n in enumerate(g.rows):
+            if n < 1:
+                yield f"grid.rows[{i}]", f"expected 1 or more cards in a row, got {n}"
+        yield from ceiling("grid.rows", g.size, MAX_GRID, "cards in a grid")
     yield from neg("grid.extra", g.extra)
+    yield from ceiling("grid.extra", g.extra, MAX_EXTRA, "extra positions")
+    sized = p.max <= MAX_PLAYERS and len(g.rows) <= MAX_GRID and 0 < g.size <= MAX_GRID
+    sized = sized and 0 <= g.extra <= MAX_EXTRA and p.max >= 1
     o = r.opening
     seen_pos: set[int] = set()
     for i, pos in enumerate(o.positions):
@@ -578,6 +764,9 @@ def _problems(r: RuleSet) -> Iterator[tuple[str, str]]:
         )
     if o.re_peek and o.count == 0:
         yield "opening.re_peek", "a re-peek needs an opening peek (opening.count is 0)"
+    if len(o.positions) <= MAX_GRID and 0 <= o.count <= len(o.positions):
+        choices = _opening_choices(o)
+        yield from ceiling("opening.count", choices, MAX_OPENING_CHOICES, "opening-peek choices")
 
     # deck size against the deal
     need = p.max * g.size + 1
@@ -598,9 +787,9 @@ def _problems(r: RuleSet) -> Iterator[tuple[str, str]]:
         if not power.ranks:
             yield f"{base}.ranks", "expected at least one rank"
         for j, rank in enumerate(power.ranks):
-            if rank not in ranks_in_deck:
-                yield f"{base}.ranks[{j}]", f"the deck holds no {rank!r}, so this power never fires"
-            elif rank in suitless and power.colour != "any":
+            if rank not in known:
+                yield f"{base}.ranks[{j}]", unknown(rank)
+            elif rank in ranks_in_deck and rank in suitless and power.colour != "any":
                 yield (
                     f"{base}.ranks[{j}]",
                     f"{rank!r} has no suit, so a {power.colour} power never fires on it",
@@ -660,7 +849,36 @@ def _problems(r: RuleSet) -> Iterator[tuple[str, str]]:
     # calling
     c = r.call
     yield from neg("call.earliest", c.earliest)
+    yield from ceiling("call.earliest", c.earliest, MAX_EARLIEST, "turns")
     yield from neg("call.final_turns", c.final_turns)
+    yield from ceiling("call.final_turns", c.final_turns, MAX_FINAL_TURNS, "final turns")
+
+    # what the table costs to play, once its size is within the single-key ceilings
+    if sized:
+        costs = table_costs(r)
+        flags = [
+            k
+            for k, on in (
+                ("turn.exchange_equal", r.turn.exchange_equal),
+                ("snap.several", s.several),
+            )
+            if on
+        ]
+        if costs.action_space > MAX_ACTION_SPACE:
+            yield (
+                flags[0] if flags else "grid.extra",
+                f"the table has {costs.action_space:,} action ids at {p.max} players "
+                f"(players.max) with {g.max_positions} positions each (grid.rows and "
+                f"grid.extra){' and ' + ' and '.join(flags) if flags else ''}; "
+                f"at most {MAX_ACTION_SPACE:,} are allowed (see the limits)",
+            )
+        if costs.legal_actions > MAX_LEGAL_ACTIONS:
+            yield (
+                costs.largest,
+                f"one decision may offer {costs.legal_actions:,} legal actions at {p.max} "
+                f"players with {g.max_positions} positions each; at most "
+                f"{MAX_LEGAL_ACTIONS:,} are allowed (see the limits)",
+            )
 
     # scoring
     for i, tie_step in enumerate(r.scoring.tie_break):
@@ -680,8 +898,8 @@ def _problems(r: RuleSet) -> Iterator[tuple[str, str]]:
         if not combo.ranks:
             yield "scoring.combination.ranks", "expected at least one rank"
         for i, rank in enumerate(combo.ranks):
-            if rank not in ranks_in_deck:
-                yield f"scoring.combination.ranks[{i}]", f"the deck holds no {rank!r}"
+            if rank not in known:
+                yield f"scoring.combination.ranks[{i}]", unknown(rank)
 
     # match
     m = r.match
