@@ -28,6 +28,16 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.register_profile("dev", max_examples=100, deadline=None)
+# CI's sizes without derandomizing: `HYPOTHESIS_PROFILE=seeded pytest --hypothesis-seed=N`
+# runs the suite as CI does but on seed N (CI's own profile ignores the seed)
+settings.register_profile(
+    "seeded",
+    max_examples=20,
+    deadline=None,
+    database=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 settings.load_profile(
     os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") == "true" else "dev")
 )
