@@ -1,8 +1,9 @@
 """Test configuration: hypothesis profiles and the import path of the shared strategies.
 
-Two hypothesis profiles: ``dev`` (the default, 100 examples) and ``ci`` (few examples,
-derandomized so a run is reproducible), selected when the environment sets ``CI=true``.
-``HYPOTHESIS_PROFILE`` picks one by name. ``tests/strategies.py`` is importable as
+Hypothesis profiles: ``dev`` (the default, 100 examples) and ``ci`` (few examples,
+derandomized so a run is reproducible), selected when the environment sets ``CI=true``;
+``seeded`` has CI's sizes but follows ``--hypothesis-seed``. ``HYPOTHESIS_PROFILE``
+picks one by name. ``tests/strategies.py`` is importable as
 ``strategies`` from every test module.
 """
 
