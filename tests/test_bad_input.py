@@ -183,7 +183,7 @@ def test_broken_files_truncated_or_not_utf8(
         try:
             load_ruleset(path)
         except RuleSetError as exc:
-            check_problems(exc, source=str(path))
+            check_problems(exc, source=str(path), table=table)
             if how != "truncate":
                 (problem,) = exc.problems
                 assert problem.path == "" and problem.source == str(path)
