@@ -43,6 +43,7 @@ from cambio.rules import (
     TieBreak,
     TurnRules,
     ValueRules,
+    custom_rank_name_ok,
 )
 
 __all__ = [
@@ -79,8 +80,9 @@ labels = st.text(max_size=24)
 
 custom_rank_names = st.text(
     alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), min_size=1, max_size=5
-)
-"""Rank names of a custom (suitless) deck: any non-empty text, dots and quotes included."""
+).filter(custom_rank_name_ok)
+"""Rank names of a custom (suitless) deck: any printable text without spaces or the
+written-position notation's marks, dots and quotes included."""
 
 
 @st.composite

@@ -387,3 +387,14 @@ def test_a_give_owed_by_a_snap_of_the_last_discard() -> None:
         assert rnd.is_over and rnd.result is not None and rnd.result.reason == "call"
         assert " closed=call" in rnd.position()
     assert again.result == r.result == loaded.result
+
+
+@pytest.mark.parametrize("name", ["a b", "x,y", "p/q", "K@", "7#", "-", "...", "\n", "a:b"])
+def test_a_custom_rank_name_that_positions_cannot_write_is_refused(name: str) -> None:
+    from cambio.errors import RuleSetError
+    from cambio.loading import ruleset_from_dict
+
+    with pytest.raises(RuleSetError, match="a rank name is printed on cards"):
+        ruleset_from_dict(
+            {"deck": {"custom": {name: 4, "ok": 8}}, "values": {"rank": {name: 1, "ok": 2}}}
+        )

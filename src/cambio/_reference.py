@@ -119,7 +119,9 @@ NOTES: dict[str, str] = {
     "deck.custom": (
         "A suitless deck instead of the standard one: each rank name with its count per "
         "deck, for example a numbered deck `{ 0 = 2, 1 = 4, ..., 13 = 2 }`. Empty means "
-        "the standard deck."
+        "the standard deck. A rank name is printed on its cards and written in positions, "
+        "so it holds no spaces or control characters, none of `, / @ # ! : ; * =`, and is "
+        "not `-`, `--` or `...`."
     ),
     "values.rank": (
         "Points per rank. Every rank the deck holds needs a value (a joker's is under `Joker`)."

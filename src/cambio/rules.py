@@ -533,6 +533,19 @@ class RuleSet:
         return self.values.of(card)
 
 
+RANK_NAME_FORBIDDEN = ", / @ # ! : ; * ="
+"""Characters a custom rank's name may not hold: the written-position notation's marks."""
+
+
+def custom_rank_name_ok(name: str) -> bool:
+    """Whether ``name`` can name a custom rank: printable, no spaces, none of the
+    notation's marks (:data:`RANK_NAME_FORBIDDEN`), and not ``-``, ``--`` or ``...``."""
+    if name in ("-", "--", "...") or not name:
+        return False
+    forbidden = set(RANK_NAME_FORBIDDEN.replace(" ", ""))
+    return all(ch.isprintable() and not ch.isspace() and ch not in forbidden for ch in name)
+
+
 _PEEK_SCOPES = ("own", "other", "any")
 _SWAP_SCOPES = (
     "own-other",
@@ -684,6 +697,12 @@ def _problems(r: RuleSet) -> Iterator[tuple[str, str]]:
                 yield f"deck.custom.{rank}", f"expected a count of 0 or more, got {count}"
             if not rank:
                 yield "deck.custom", "rank names must not be empty"
+            elif not custom_rank_name_ok(rank):
+                yield (
+                    f"deck.custom.{rank}",
+                    "a rank name is printed on cards and written in positions: no spaces or "
+                    f"control characters, none of {RANK_NAME_FORBIDDEN}, and not - or ...",
+                )
     else:
         seen: set[str] = set()
         for i, rank in enumerate(d.ranks):
