@@ -48,6 +48,7 @@ __all__ = [
     "SimulationReport",
     "available_variants",
     "check_rules",
+    "compiled",
     "determinize",
     "load_ruleset",
     "ruleset_from_dict",
@@ -60,3 +61,16 @@ __all__ = [
 ]
 
 __version__ = "0.1.0"
+
+
+def _is_compiled() -> bool:
+    from importlib.machinery import EXTENSION_SUFFIXES
+
+    from . import round as engine
+
+    return (engine.__file__ or "").endswith(tuple(EXTENSION_SUFFIXES))
+
+
+compiled: bool = _is_compiled()
+"""Whether this is the compiled build: the engine core as C extensions made by mypyc
+(``CAMBIO_COMPILE=1 pip install .``), rather than pure Python. Both behave the same."""

@@ -126,7 +126,7 @@ def card_from_json(value: object) -> Card:
         not isinstance(value, list)
         or len(value) != 2
         or not all(isinstance(x, str) for x in value)
-        or value[1] not in ("", *SUITS)
+        or (value[1] != "" and value[1] not in SUITS)
     ):
         raise ValueError(f"expected a card as [rank, suit], found {value!r}")
     return Card(value[0], value[1])

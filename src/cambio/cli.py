@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, TextIO
 
 import attrs
 
-from . import __version__
+from . import __version__, compiled
 from .errors import RuleSetError
 
 if TYPE_CHECKING:
@@ -645,7 +645,10 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
-        "--version", action="version", version=f"cambio {__version__}", help="print the version"
+        "--version",
+        action="version",
+        version=f"cambio {__version__} ({'compiled with mypyc' if compiled else 'pure Python'})",
+        help="print the version and which build runs (compiled or pure Python)",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
     for command in COMMANDS.values():

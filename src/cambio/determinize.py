@@ -754,7 +754,7 @@ class InfoSet:
             slots, discard, stock, known, drawn, power_card = self._layout(phys)
         deck = assign[:N]
         faces, tpow = self._faces, self._tpow
-        d = dict(self.proto.__dict__)
+        d = self.proto._fields()
         d["seed"] = rng.randrange(2**63)
         d["starter"] = self._starter
         d["dealer"] = (self._starter - 1) % self.players
@@ -818,9 +818,7 @@ class InfoSet:
         d["_histories"] = histories
         d["_actions"] = []
         d["_legal_cache"] = {}
-        rnd = object.__new__(Round)
-        rnd.__dict__.update(d)
-        return rnd
+        return Round._from_fields(d)
 
 
 def determinize(view: PlayerView, rules: RuleSet, rng: random.Random) -> Round:

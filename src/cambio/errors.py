@@ -6,7 +6,14 @@ from collections.abc import Iterable
 
 import attrs
 
-__all__ = ["IllegalActionError", "PositionError", "Problem", "RuleSetError", "SaveError"]
+__all__ = [
+    "BotError",
+    "IllegalActionError",
+    "PositionError",
+    "Problem",
+    "RuleSetError",
+    "SaveError",
+]
 
 
 @attrs.frozen
@@ -58,6 +65,14 @@ class IllegalActionError(ValueError):
         except Exception:  # a malformed action may not even print
             shown = repr(action)
         super().__init__(f"illegal action {shown}: {reason}")
+
+
+class BotError(RuntimeError):
+    """A bot answered with an action it was not offered (see :func:`cambio.bots.play_round`).
+
+    It lives here rather than in :mod:`cambio.bots` because the compiled build compiles
+    the bot driver, and mypyc cannot compile a subclass of a builtin exception.
+    """
 
 
 class SaveError(ValueError):

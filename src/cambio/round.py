@@ -84,7 +84,7 @@ import json
 import random
 from collections.abc import Iterable, Sequence
 from operator import itemgetter
-from typing import Any
+from typing import Any, Final
 
 from .actions import (
     Action,
@@ -136,6 +136,12 @@ _TURN_PHASES = frozenset(
 )
 
 
+# the "rules" of a blank Round, made only by Round._from_fields: under mypyc, Round is a
+# native class (attributes in slots, no __dict__) that no code can create without
+# calling __init__, which returns at once for this marker
+_BLANK: Final = "\x00blank round"
+
+
 def _as_card(card: Card | str) -> Card:
     if isinstance(card, Card):
         return card
@@ -182,6 +188,8 @@ class Round:
         dealer: int | None = None,
         starter: int | None = None,
     ) -> None:
+        if rules is _BLANK:  # Round._from_fields sets every attribute itself
+            return
         if isinstance(rules, str):
             from .loading import load_ruleset
 
@@ -1476,8 +1484,7 @@ class Round:
     # ------------------------------------------------------------------ copy, save, load
     def copy(self) -> Round:
         """An independent copy (for search): same state, separate future."""
-        new = object.__new__(Round)
-        d = self.__dict__.copy()
+        d = self._fields()
         d["_slots"] = [row[:] for row in self._slots]
         d["_discard"] = self._discard[:]
         d["_stock"] = self._stock[:]
@@ -1492,7 +1499,27 @@ class Round:
         d["_histories"] = list(self._histories)  # immutable tuples, safely shared
         d["_actions"] = self._actions[:]
         d["_legal_cache"] = {}
-        new.__dict__.update(d)
+        return Round._from_fields(d)
+
+    def _fields(self) -> dict[str, Any]:
+        """Every attribute of the round by name: a new dict whose values are shared."""
+        if _NATIVE:
+            return {name: getattr(self, name) for name in _ATTRIBUTES}
+        return self.__dict__.copy()
+
+    @staticmethod
+    def _from_fields(fields: dict[str, Any]) -> Round:
+        """A round whose attributes are ``fields`` (all of them, as :meth:`_fields` gives).
+
+        No checks and no deal: for copies and for rounds built from a known state.
+        """
+        if _NATIVE:
+            new = Round(_BLANK)
+            for name, value in fields.items():
+                setattr(new, name, value)
+        else:
+            new = object.__new__(Round)
+            new.__dict__.update(fields)
         return new
 
     def _state(self) -> tuple[Any, ...]:
@@ -1618,3 +1645,8 @@ class Round:
         for a in actions:
             rnd.apply(a)
         return rnd
+
+
+# Whether mypyc compiled Round (a native class): copies then go attribute by attribute
+_NATIVE: Final = "__dict__" not in vars(Round)
+_ATTRIBUTES: Final[tuple[str, ...]] = getattr(Round, "__mypyc_attrs__", ())

@@ -23,6 +23,7 @@ from typing import Protocol, runtime_checkable
 import attrs
 
 from ..actions import Action, ActionKind, _check_shape
+from ..errors import BotError
 from ..events import Event
 from ..round import Round
 from ..rules import RuleSet
@@ -63,10 +64,6 @@ class Bot(Protocol):
 
     def react(self, view: PlayerView, snaps: Sequence[Action]) -> Action | None:
         """A reaction window is open: return one of ``snaps`` to snap, or ``None``."""
-
-
-class BotError(RuntimeError):
-    """A bot answered with an action it was not offered."""
 
 
 @attrs.frozen
