@@ -29,7 +29,7 @@ HERE = Path(__file__).resolve().parent
 
 # the modules mypyc compiles: the engine's hot path (a round's state machine, its
 # actions, events, views, cards, scoring and the per-table tables it derives)
-COMPILED = ["cards", "events", "actions", "derived", "scoring", "views", "round", "bots/base"]
+COMPILED = ["cards", "events", "actions", "derived", "scoring", "views", "round", "bots/driver"]
 
 
 def _say(message: str) -> None:

@@ -1,4 +1,4 @@
-"""The bot protocol and the driver that lets bots play a round.
+"""The bot protocol; the driver that lets bots play a round (in :mod:`cambio.bots.driver`).
 
 A bot decides from two things only: its own :class:`~cambio.views.PlayerView` and the
 list of actions it may take. It is never handed the :class:`~cambio.round.Round`, so it
@@ -16,21 +16,16 @@ True
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
-import attrs
-
-from ..actions import Action, ActionKind, _check_shape
+from ..actions import Action
 from ..errors import BotError
-from ..events import Event
-from ..round import Round
 from ..rules import RuleSet
-from ..scoring import RoundResult
 from ..views import PlayerView
+from .driver import Observer, PlayedRound, _reads_view, derive_seed, play_round
 
-__all__ = ["Bot", "BotError", "PlayedRound", "derive_seed", "play_round"]
+__all__ = ["Bot", "BotError", "Observer", "PlayedRound", "_reads_view", "derive_seed", "play_round"]
 
 
 @runtime_checkable
@@ -64,152 +59,3 @@ class Bot(Protocol):
 
     def react(self, view: PlayerView, snaps: Sequence[Action]) -> Action | None:
         """A reaction window is open: return one of ``snaps`` to snap, or ``None``."""
-
-
-@attrs.frozen
-class PlayedRound:
-    """What :func:`play_round` reports: the result and how long the round took.
-
-    ``decisions`` counts every action applied (snaps, gives and power steps included);
-    ``turns`` counts completed turns (:attr:`Round.turns_taken`).
-    """
-
-    result: RoundResult
-    """How the round ended."""
-    decisions: int
-    """Every action applied, snaps, gives and power steps included."""
-    turns: int
-    """Completed turns, all seats together."""
-
-
-Observer = Callable[[Action, Sequence[Event]], None]
-"""Called after each applied action with the events it produced (the omniscient record;
-use :meth:`Event.as_seen_by` before showing them to a player)."""
-
-
-def derive_seed(*parts: object) -> int:
-    """A stable 63-bit seed from any parts (``derive_seed(seed, game, seat)``).
-
-    The same parts give the same number on every machine and Python version.
-
-    >>> derive_seed(1, 2) == derive_seed(1, 2) != derive_seed(2, 1)
-    True
-    """
-    text = ":".join(repr(p) for p in parts).encode()
-    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> 1
-
-
-def play_round(
-    rnd: Round,
-    bots: Sequence[Bot],
-    *,
-    seed: int | None = None,
-    reset: bool = True,
-    observer: Observer | None = None,
-    max_decisions: int = 100_000,
-) -> PlayedRound:
-    """Let ``bots`` (one per seat, ``bots[i]`` at seat ``i``) play ``rnd`` to its end.
-
-    Before the first decision every bot gets ``reset(seat, rnd.rules, seed_i)`` (unless
-    ``reset`` is false), with ``seed_i = derive_seed(seed, seat)``, or ``None`` when
-    ``seed`` is ``None``.
-
-    At each decision point the driver:
-
-    1. asks each player in :attr:`Round.reactors`, in that order (seat order starting
-       with the player who discarded the top card), ``react(view, its snap actions)``;
-       the first snap returned is applied and the driver starts again at 1 (a new
-       decision point: after a wrong snap the others may still snap; after a correct
-       one the window is closed);
-    2. when nobody snapped, asks the bot of :attr:`Round.to_act`
-       ``act(view, its legal actions)`` and applies the answer.
-
-    Each applied action counts as one decision; ``observer`` (if given) sees each one
-    with its events. A bot that answers with an action it was not offered raises
-    :class:`BotError`; so does a round that needs more than ``max_decisions``.
-    """
-    n = rnd.players
-    if len(bots) != n:
-        raise ValueError(f"the round seats {n} players but {len(bots)} bots were given")
-    if reset:
-        for seat, bot in enumerate(bots):
-            bot.reset(seat, rnd.rules, None if seed is None else derive_seed(seed, seat))
-    decode = rnd.space.decode
-    looks = [_reads_view(bot) for bot in bots]
-    decisions = 0
-    while not rnd.is_over:
-        if decisions >= max_decisions:
-            raise BotError(f"the round did not end within {max_decisions} decisions")
-        chosen: Action | None = None
-        chosen_id = -1
-        for p in rnd.reactors:
-            snap_ids = [i for i in rnd.legal_action_ids(p) if decode(i).kind is ActionKind.SNAP]
-            if not snap_ids:
-                continue
-            snaps = [decode(i) for i in snap_ids]
-            answer = bots[p].react(_view(rnd, p, looks[p]), snaps)
-            if answer is None:
-                continue
-            chosen_id = _offered(answer, snaps, snap_ids)
-            if chosen_id < 0:
-                raise BotError(f"bot at seat {p} answered {answer}, which it was not offered")
-            chosen = answer
-            break
-        if chosen is None:
-            who = rnd.to_act
-            if who is None:  # pragma: no cover - the round is over
-                break
-            ids = rnd.legal_action_ids(who)
-            if not ids:  # pragma: no cover - an engine invariant
-                raise BotError(f"seat {who} must decide but has no legal action")
-            legal = [decode(i) for i in ids]
-            chosen = bots[who].act(_view(rnd, who, looks[who]), legal)
-            chosen_id = _offered(chosen, legal, ids)
-            if chosen_id < 0:
-                raise BotError(f"bot at seat {who} answered {chosen}, which is not legal now")
-        events = rnd.apply(chosen_id)
-        decisions += 1
-        if observer is not None:
-            observer(chosen, events)
-    result = rnd.result
-    assert result is not None
-    return PlayedRound(result=result, decisions=decisions, turns=rnd.turns_taken)
-
-
-def _reads_view(bot: object) -> bool:
-    """False only for a bot whose class declares ``needs_view = False`` and whose
-    ``act`` and ``react`` come from that class (a subclass that overrides them may read
-    the view, so it gets one unless it declares ``needs_view = False`` itself)."""
-    mro = type(bot).__mro__
-    for k, klass in enumerate(mro):
-        if "needs_view" in klass.__dict__:
-            if klass.__dict__["needs_view"] is not False:
-                return True
-            return any("act" in c.__dict__ or "react" in c.__dict__ for c in mro[:k])
-    return True
-
-
-def _view(rnd: Round, seat: int, looks: bool) -> PlayerView:
-    """``seat``'s view, or ``None`` for a bot that declared ``needs_view = False``."""
-    if looks:
-        return rnd.view(seat)
-    return None  # type: ignore[return-value]  # the bot said it reads no view
-
-
-def _offered(answer: object, offered: Sequence[Action], ids: Sequence[int]) -> int:
-    """The id of ``answer`` if it is one of ``offered`` (the same, well-typed action), else -1.
-
-    A bot normally returns one of the objects it was offered; anything else must be a
-    well-formed :class:`Action` equal to one of them (``Action(DRAW, 0.0)`` is not).
-    """
-    for k, action in enumerate(offered):
-        if action is answer:
-            return ids[k]
-    try:
-        _check_shape(answer)
-    except ValueError:
-        return -1
-    for k, action in enumerate(offered):
-        if action == answer:
-            return ids[k]
-    return -1
