@@ -5,6 +5,10 @@ derandomized so a run is reproducible), selected when the environment sets ``CI=
 ``seeded`` has CI's sizes but follows ``--hypothesis-seed``. ``HYPOTHESIS_PROFILE``
 picks one by name. ``tests/strategies.py`` is importable as
 ``strategies`` from every test module.
+
+``CAMBIO_EXPECT_COMPILED=1`` (set by ``.ci/run`` for its second run) makes the session
+refuse to start unless the imported ``cambio`` is the compiled build, so that run can
+never test ``src/`` by mistake.
 """
 
 from __future__ import annotations
@@ -13,7 +17,10 @@ import os
 import sys
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
+
+import cambio
 
 _TESTS = str(Path(__file__).resolve().parent)
 if _TESTS not in sys.path:
@@ -42,3 +49,11 @@ settings.register_profile(
 settings.load_profile(
     os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") == "true" else "dev")
 )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if os.environ.get("CAMBIO_EXPECT_COMPILED") == "1" and not cambio.compiled:
+        raise pytest.UsageError(
+            f"CAMBIO_EXPECT_COMPILED=1 but the cambio imported from {cambio.__file__} "
+            "is pure Python: install the compiled build (CAMBIO_COMPILE=1 pip install .)"
+        )
