@@ -47,7 +47,8 @@ def test_no_subcommand_prints_help(capsys: pytest.CaptureFixture[str]) -> None:
 def test_version(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(capsys, "--version")
     assert status == 0
-    assert out.strip() == f"cambio {cambio.__version__}"
+    build = "compiled with mypyc" if cambio.compiled else "pure Python"
+    assert out.strip() == f"cambio {cambio.__version__} ({build})"
 
 
 def test_usage_mistakes_exit_2(capsys: pytest.CaptureFixture[str]) -> None:

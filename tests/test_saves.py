@@ -416,3 +416,26 @@ def test_every_profile_round_trips_through_a_checked_load() -> None:
     for name in cambio.available_variants():
         r = played(name, None, 3, 40)
         assert Round.from_json(r.to_json(), verify=True) == r
+
+
+def test_the_engine_record_types_the_reader_uses_are_the_declared_ones() -> None:
+    """saving.ENGINE_HINTS (needed by the compiled build, whose classes keep only erased
+    annotations) holds exactly each class's annotations as written in its source."""
+    import ast
+    import inspect
+    from pathlib import Path
+
+    from cambio import scoring
+    from cambio.saving import ENGINE_HINTS
+
+    source = Path(inspect.getfile(scoring)).parent / "scoring.py"  # beside a compiled one
+    tree = ast.parse(source.read_text(encoding="utf-8"))
+    namespace = vars(scoring)
+    for cls, hints in ENGINE_HINTS.items():
+        (node,) = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == cls.__name__]
+        declared = {
+            item.target.id: eval(ast.unparse(item.annotation), namespace)
+            for item in node.body
+            if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name)
+        }
+        assert declared == hints, cls.__name__

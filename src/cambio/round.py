@@ -1501,6 +1501,11 @@ class Round:
         d["_legal_cache"] = {}
         return Round._from_fields(d)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickle and copy.deepcopy: a compiled Round cannot be made without __init__,
+        # so both builds rebuild a round from its attributes
+        return (_round_from_fields, (self._fields(),))
+
     def _fields(self) -> dict[str, Any]:
         """Every attribute of the round by name: a new dict whose values are shared."""
         if _NATIVE:
@@ -1650,3 +1655,8 @@ class Round:
 # Whether mypyc compiled Round (a native class): copies then go attribute by attribute
 _NATIVE: Final = "__dict__" not in vars(Round)
 _ATTRIBUTES: Final[tuple[str, ...]] = getattr(Round, "__mypyc_attrs__", ())
+
+
+def _round_from_fields(fields: dict[str, Any]) -> Round:
+    """Unpickle a :class:`Round` (see ``Round.__reduce__``)."""
+    return Round._from_fields(fields)

@@ -21,7 +21,7 @@ from .cards import Card, card_from_json, card_to_json
 from .errors import RuleSetError, SaveError
 from .events import Event, EventKind
 from .loading import _found
-from .scoring import RoundResult
+from .scoring import HandCard, RoundResult
 
 if TYPE_CHECKING:
     from .match import Match
@@ -258,7 +258,25 @@ def _structure(value: Any, tp: Any, path: str) -> Any:
     raise AssertionError(f"no strict reading for {tp!r}")  # pragma: no cover
 
 
-_HINTS: dict[type, dict[str, Any]] = {}
+# The field types of the engine's records that saves hold, written out: the compiled
+# build (mypyc) keeps only erased annotations on its classes (``tuple``, ``type``), so
+# the strict reader takes theirs from here. tests/test_saves.py holds this table equal
+# to the classes' own annotations (under the pure build).
+ENGINE_HINTS: dict[type, dict[str, Any]] = {
+    HandCard: {"position": int, "card": Card, "value": int},
+    RoundResult: {
+        "reason": str,
+        "caller": int | None,
+        "hands": tuple[tuple[HandCard, ...], ...],
+        "totals": tuple[int, ...],
+        "scores": tuple[int, ...],
+        "winners": tuple[int, ...],
+        "caller_lowest": bool | None,
+        "team_totals": tuple[int, ...],
+        "combination": int | None,
+    },
+}
+_HINTS: dict[type, dict[str, Any]] = dict(ENGINE_HINTS)
 
 
 def _object(value: Any, cls: type, path: str) -> Any:
