@@ -381,7 +381,7 @@ def test_oversized_text_is_refused_before_parsing(monkeypatch: pytest.MonkeyPatc
 def test_not_json_and_not_text_are_save_errors() -> None:
     for bad in ("", "{", "nul", b"\xff\xfe", 42, None, "[1e99999]", "1" * 5000):
         with pytest.raises(SaveError):
-            Round.from_json(bad)  # type: ignore[arg-type]
+            Round.from_json(bad)
         with pytest.raises(SaveError):
             Match.from_json(bad)  # type: ignore[arg-type]
 

@@ -1600,7 +1600,7 @@ class Round:
         return json.dumps(self.to_dict(), separators=(",", ":"))
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any], *, verify: bool = False) -> Round:
+    def from_dict(cls, data: object, *, verify: bool = False) -> Round:
         """Load a saved round; with ``verify``, also replay its actions and compare.
 
         Every load checks the document strictly and the state's invariants; any problem
@@ -1611,7 +1611,7 @@ class Round:
         return load_round(data, verify=verify)
 
     @classmethod
-    def from_json(cls, text: str, *, verify: bool = False) -> Round:
+    def from_json(cls, text: object, *, verify: bool = False) -> Round:
         """Load a round from the JSON text :meth:`to_json` wrote (see :meth:`from_dict`)."""
         from .saving import loads_round
 
