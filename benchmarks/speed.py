@@ -11,6 +11,14 @@ record only.
     python benchmarks/speed.py --json     # one JSON object
     python benchmarks/speed.py --quick    # tiny sizes: a smoke run (figures meaningless)
 
+Both builds side by side (the pure-Python one and the compiled one, ``CAMBIO_COMPILE=1
+pip install .``): run it with one build's interpreter and name the other's with
+``--other``; the two are measured in turn, repetition by repetition, and the table gives
+each figure for both and the compiled build's speed-up on the bare engine loop and on
+``simulate`` with random bots (target: 2 times or more)::
+
+    .venv/bin/python benchmarks/speed.py --other .venv-compiled/bin/python
+
 This is a measurement, not a test: the exit code is 0 whatever the figures.
 """
 
@@ -22,6 +30,7 @@ import json
 import os
 import random
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -149,7 +158,92 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     }
     out["repeat"] = reps
     out["python"] = sys.version.split()[0]
+    out["compiled"] = bool(getattr(cambio, "compiled", False))
+    out["cambio"] = str(Path(cambio.__file__).parent)
     return out
+
+
+# (key, what, target): the compiled build's figure over the pure build's
+SPEEDUPS: list[tuple[str, str, float]] = [
+    ("engine_dps", "bare engine loop, compiled / pure", 2.0),
+    ("simulate_random_dps", "simulate, 3 random no-call bots, compiled / pure", 2.0),
+    ("simulate_memory_dps", "simulate, 3 memory bots, compiled / pure", 0.0),
+]
+
+
+def _best(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """The best of several one-repetition runs, by the rule :func:`measure` uses."""
+    out = dict(runs[-1])
+    for key, value in runs[0].items():
+        if isinstance(value, float) and not isinstance(value, bool):
+            values = [r[key] for r in runs]
+            out[key] = max(values) if key.endswith(("ratio", "dps", "practice")) else min(values)
+    out["targets"] = {
+        key: {"target": target, "kind": kind, "met": _met(out[key], target, kind)}
+        for key, _, _, target, kind in TARGETS
+    }
+    out["repeat"] = len(runs)
+    return out
+
+
+def _other(python: str, args: argparse.Namespace) -> dict[str, Any]:
+    """One repetition measured by another interpreter (the other build) in a subprocess."""
+    cmd = [python, str(Path(__file__).resolve()), "--json", "--repeat", "1"]
+    cmd += ["--games", str(args.games)] + (["--quick"] if args.quick else [])
+    # the other interpreter imports its own installed cambio: no PYTHONPATH=src
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    done = subprocess.run(cmd, capture_output=True, text=True, env=env, check=True)
+    result: dict[str, Any] = json.loads(done.stdout)
+    return result
+
+
+def compare(args: argparse.Namespace) -> dict[str, Any]:
+    """Both builds, measured in turn repetition by repetition (a busy machine slows both)."""
+    mine: list[dict[str, Any]] = []
+    theirs: list[dict[str, Any]] = []
+    one = argparse.Namespace(**{**vars(args), "repeat": 1})
+    for _ in range(1 if args.quick else args.repeat):
+        mine.append(measure(one))
+        theirs.append(_other(args.other, args))
+    a, b = _best(mine), _best(theirs)
+    if a["compiled"] == b["compiled"]:
+        raise SystemExit(
+            f"both interpreters run the same build (compiled={a['compiled']}): "
+            "--other must name the other build's interpreter"
+        )
+    pure, compiled = (b, a) if a["compiled"] else (a, b)
+    speedups = {}
+    for key, _, target in SPEEDUPS:
+        value = compiled[key] / pure[key]
+        speedups[key] = {"speedup": value, "target": target, "met": value >= target}
+    return {"pure": pure, "compiled": compiled, "speedups": speedups}
+
+
+def compare_report(out: dict[str, Any]) -> str:
+    pure, compiled = out["pure"], out["compiled"]
+    lines = [
+        f"pure build:     {pure['cambio']}",
+        f"compiled build: {compiled['cambio']}",
+        "",
+        f"{'figure':44} {'pure':>10} {'compiled':>10} {'target':>10}",
+    ]
+    rows = [("reference_dps", "reference loop (pure Python in both)", "dps", 0.0, "")]
+    rows += [("engine_dps", "bare engine loop", "dps", 0.0, "")]
+    rows += [("simulate_random_dps", "simulate, 3 random no-call bots", "dps", 0.0, "")]
+    rows += [("simulate_memory_dps", "simulate, 3 memory bots", "dps", 0.0, "")]
+    for key, what, unit, target, kind in rows + TARGETS:
+        sign = "" if not kind else (">=" if kind == "min" else "<=")
+        aim = f"{sign} {target:<7g}" if kind else ""
+        p, c = pure[key], compiled[key]
+        fmt = "10,.0f" if unit == "dps" else "10.3f"
+        lines.append(f"{what:44} {p:{fmt}} {c:{fmt}} {aim:>10} {unit}")
+    lines.append("")
+    for key, what, target in SPEEDUPS:
+        s = out["speedups"][key]
+        verdict = "" if not target else ("ok" if s["met"] else "MISSED")
+        aim = f">= {target:g}" if target else "(for the record)"
+        lines.append(f"{what:52} {s['speedup']:6.2f}x  {aim} {verdict}")
+    return "\n".join(lines)
 
 
 def _met(value: float, target: float, kind: str) -> bool:
@@ -188,11 +282,20 @@ def parser() -> argparse.ArgumentParser:
     )
     ap.add_argument("--quick", action="store_true", help="tiny sizes (a smoke run)")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
+    ap.add_argument(
+        "--other",
+        metavar="PYTHON",
+        help="the interpreter of the other build (pure or compiled): report both side by side",
+    )
     return ap
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    if args.other:
+        both = compare(args)
+        print(json.dumps(both, indent=2) if args.json else compare_report(both))
+        return 0
     out = measure(args)
     print(json.dumps(out, indent=2) if args.json else report(out))
     return 0
