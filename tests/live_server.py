@@ -23,9 +23,13 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import connect
 
+import cambio
+
 __all__ = ["LiveServer", "PlayStats", "play_round", "play_tables"]
 
-_SRC = str(Path(__file__).resolve().parents[1] / "src")
+# where the imported cambio lives (src/, or the compiled build's site-packages), so the
+# server runs the build under test
+_SRC = str(Path(cambio.__file__).resolve().parents[1])
 
 
 class LiveServer:

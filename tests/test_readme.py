@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+import cambio
 from cambio import _reference
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -67,7 +68,8 @@ def test_readme_commands_run_as_written(tmp_path: Path, block: str) -> None:
     env = {k: v for k, v in os.environ.items() if k != "CAMBIO_VARIANTS_PATH"}
     env["COLUMNS"] = "120"
     # the quick start installs this checkout: its commands run this checkout's cambio
-    env["PYTHONPATH"] = str(ROOT / "src")
+    # (the build under test: src/, or the compiled build's site-packages)
+    env["PYTHONPATH"] = str(Path(cambio.__file__).resolve().parents[1])
     # a block that writes a file used by a later block (my-table.toml) runs after it
     before = "".join(runnable(b) for b in sh_blocks() if "my-table.toml <<" in b and b != block)
     script = (before if "my-table" in block else "") + runnable(block)
