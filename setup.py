@@ -28,11 +28,21 @@ from setuptools.command.build_py import build_py
 HERE = Path(__file__).resolve().parent
 
 # the modules mypyc compiles: the engine's hot path (a round's state machine, its
-# events, views, cards, scoring, the per-table tables it derives, and the bot driver).
+# events, views, cards, scoring, the per-table tables it derives, the bot driver and the
+# random bot, which simulations and playouts run by the million).
 # actions.py stays Python: Action is the boundary where callers hand in anything (an
 # Action(DRAW, 0.0) must reach the engine and be refused with IllegalActionError, where
 # a compiled class would raise TypeError on construction).
-COMPILED = ["cards", "events", "derived", "scoring", "views", "round", "bots/driver"]
+COMPILED = [
+    "cards",
+    "events",
+    "derived",
+    "scoring",
+    "views",
+    "round",
+    "bots/driver",
+    "bots/random_bot",
+]
 
 
 def _say(message: str) -> None:

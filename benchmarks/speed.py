@@ -111,6 +111,13 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     def note(key: str, value: float) -> None:
         samples.setdefault(key, []).append(value)
 
+    # warm up: the first simulate imports the bots and reads the tables, which no
+    # repetition should pay (a one-repetition run, as --other makes, would)
+    reference_loop.run(5, 0)
+    bench_engine.run_practice(3, 0)
+    for variant, bot in (("practice", "random-nocall"), ("practice", "memory"), ("snap", "random")):
+        _simulate(variant, [bot] * 3, 1)
+
     for _ in range(reps):
         ref = reference_loop.run(ref_rounds, 0)["decisions_per_cpu_second"]
         note("reference_dps", ref)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from ..actions import Action, ActionKind, _check_shape
+from ..actions import Action, ActionKind, ActionSpace, _check_shape
 from ..errors import BotError
 from ..events import Event
 from ..round import Round
@@ -92,7 +92,7 @@ def play_round(
     if reset:
         for seat, bot in enumerate(bots):
             bot.reset(seat, rnd.rules, None if seed is None else derive_seed(seed, seat))
-    decode = rnd.space.decode
+    space = rnd.space
     looks = [_reads_view(bot) for bot in bots]
     decisions = 0
     while not rnd.is_over:
@@ -101,10 +101,15 @@ def play_round(
         chosen: Action | None = None
         chosen_id = -1
         for p in rnd.reactors:
-            snap_ids = [i for i in rnd.legal_action_ids(p) if decode(i).kind is ActionKind.SNAP]
+            snap_ids: list[int] = []
+            snaps: list[Action] = []
+            offered = rnd.legal_action_ids(p)
+            for i, action in zip(offered, _decoded(space, offered), strict=True):
+                if action.kind is ActionKind.SNAP:
+                    snap_ids.append(i)
+                    snaps.append(action)
             if not snap_ids:
                 continue
-            snaps = [decode(i) for i in snap_ids]
             answer = bots[p].react(_view(rnd, p, looks[p]), snaps)
             if answer is None:
                 continue
@@ -120,7 +125,7 @@ def play_round(
             ids = rnd.legal_action_ids(who)
             if not ids:  # pragma: no cover - an engine invariant
                 raise BotError(f"seat {who} must decide but has no legal action")
-            legal = [decode(i) for i in ids]
+            legal = _decoded(space, ids)
             chosen = bots[who].act(_view(rnd, who, looks[who]), legal)
             chosen_id = _offered(chosen, legal, ids)
             if chosen_id < 0:
@@ -132,6 +137,16 @@ def play_round(
     result = rnd.result
     assert result is not None
     return PlayedRound(result=result, decisions=decisions, turns=rnd.turns_taken)
+
+
+def _decoded(space: ActionSpace, ids: list[int]) -> list[Action]:
+    """The actions of ``ids`` (``space.decode`` of each; decoded ids come from its cache)."""
+    cache = space._decode_cache
+    out = []
+    for i in ids:
+        action = cache.get(i)
+        out.append(action if action is not None else space.decode(i))
+    return out
 
 
 def _reads_view(bot: object) -> bool:

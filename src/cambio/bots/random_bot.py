@@ -11,14 +11,27 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, ClassVar
+
+if TYPE_CHECKING:
+    from _typeshed import IdentityFunction
 
 from ..actions import Action, ActionKind
 from ..rules import RuleSet
 from ..views import PlayerView
 
+try:  # mypyc reads the decorator at compile time; without mypy it does nothing
+    from mypy_extensions import mypyc_attr
+except ImportError:  # pragma: no cover - the pure build without mypy installed
+
+    def mypyc_attr(*attrs: str, **kwattrs: object) -> IdentityFunction:
+        return lambda cls: cls
+
+
 __all__ = ["RandomBot"]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class RandomBot:
     """Uniform over the legal actions, with two knobs.
 
@@ -36,10 +49,14 @@ class RandomBot:
     not build one for it.
     """
 
-    needs_view = False
+    needs_view: ClassVar[bool] = False
 
     def __init__(
-        self, seed: int | None = None, *, never_call: bool = False, snap_rate: float = 0.02
+        self,
+        seed: int | float | str | bytes | bytearray | None = None,
+        *,
+        never_call: bool = False,
+        snap_rate: float = 0.02,
     ) -> None:
         if not 0.0 <= snap_rate <= 1.0:
             raise ValueError(f"snap_rate must be between 0 and 1, got {snap_rate!r}")
