@@ -553,13 +553,13 @@ def test_who_starts_each_round(starter: str) -> None:
         _play_round(m)
     records = m.records
     assert [(r.dealer, r.starter) for r in records] == starters
-    assert [d for d, _ in starters] == [0, 1, 2, 0]
+    assert [d for d, _ in starters] == [2, 0, 1, 2]  # the last seat deals first
     if starter == "left-of-dealer":
-        assert [s for _, s in starters] == [1, 2, 0, 1]
+        assert [s for _, s in starters] == [0, 1, 2, 0]
     elif starter == "first-seat":
         assert [s for _, s in starters] == [0, 0, 0, 0]
     else:
-        assert starters[0][1] == 1
+        assert starters[0][1] == 0
         for prev, (dealer, s) in zip(records, starters[1:], strict=False):
             winners = [prev.players[w] for w in prev.result.winners]
             assert s in winners

@@ -680,7 +680,7 @@ def finish_round(m: Match, caller: int) -> None:
 
 
 def test_exactly_the_limit_halves_once_per_match() -> None:
-    rules = cambio.load_ruleset("cabo")
+    rules = table("cabo", match={"first_dealer": "first-seat"})  # the decks suit seat 0 dealing
     m = Match(rules, 2, seed=3, decks=[CABO_ROUND] * 4)
     assert (m.dealer, m.starter) == (0, 1)
     finish_round(m, caller=1)

@@ -15,14 +15,14 @@ A refused request never changes any table.
 >>> reply = engine.handle({"type": "create", "variant": "practice", "seed": 7})
 >>> reply["type"], reply["table"], reply["players"]
 ('created', 't1', 3)
->>> view = engine.handle({"type": "view", "table": "t1", "seat": 1})
+>>> view = engine.handle({"type": "view", "table": "t1", "seat": 0})
 >>> view["view"]["to_act"], [a["text"] for a in view["legal"]]
-(1, ['P1 draw', 'P1 take', 'P1 call'])
->>> engine.handle({"type": "act", "table": "t1", "seat": 1, "action": "take"})["type"]
+(0, ['P0 draw', 'P0 take', 'P0 call'])
+>>> engine.handle({"type": "act", "table": "t1", "seat": 0, "action": "take"})["type"]
 'acted'
->>> error = engine.handle({"type": "act", "table": "t1", "seat": 0, "action": "draw"})
+>>> error = engine.handle({"type": "act", "table": "t1", "seat": 1, "action": "draw"})
 >>> error["code"], error["message"]
-('illegal-action', 'P0 has no legal action now (the table waits for P1)')
+('illegal-action', 'P1 has no legal action now (the table waits for P0)')
 >>> engine.handle_text("not json")["code"]
 'bad-json'
 """

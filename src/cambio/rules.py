@@ -488,7 +488,11 @@ class MatchRules:
     tie: Literal["share", "extra-round"] = "share"
     exact_limit: Literal["none", "once", "always"] = "none"
     """A total of exactly the limit drops to half of it (once per match, or every time)."""
-    first_dealer: Literal["first-seat", "random", "high-card"] = "first-seat"
+    first_dealer: Literal["last-seat", "first-seat", "random", "high-card"] = "last-seat"
+    """Who deals the first round: ``last-seat`` (the highest seat, so seat 0 starts on a
+    left-of-dealer table, as a lone :class:`~cambio.Round` does by default),
+    ``first-seat`` (seat 0), a ``random`` seat, or the ``high-card`` of a draw.
+    Example: ``first_dealer = "high-card"``."""
     starter: Literal["left-of-dealer", "worst-hand", "first-seat", "last-winner"] = "left-of-dealer"
     """Who starts each round: ``left-of-dealer`` (the turn rotates with the deal),
     ``worst-hand`` (the highest total of the last round), ``first-seat`` (seat 0, or the
