@@ -19,22 +19,10 @@ import cambio
 from cambio import Action, ActionKind, Card, EventKind, Match, Phase, Round, RuleSet
 from cambio.rules import Power, PowerRules, SnapRules, Step
 from cambio.scoring import placements, score_hands
-from decks import deal, position
+from decks import deal, position, table
 
 STICKING = {"when": "any-time", "targets": "any"}
 """Sticking on the practice table: any moment, own cards or another's."""
-
-
-def table(base: str | RuleSet = "practice", **sections: dict[str, Any]) -> RuleSet:
-    """A bundled profile (or a RuleSet) with fields of some sections changed."""
-    rules = cambio.load_ruleset(base) if isinstance(base, str) else base
-    changes = {
-        section: attrs.evolve(getattr(rules, section), **fields)
-        for section, fields in sections.items()
-    }
-    out = attrs.evolve(rules, **changes)
-    assert cambio.check_rules(out) == []
-    return out
 
 
 def cards(*texts: str) -> tuple[Card, ...]:

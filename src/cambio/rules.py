@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 import weakref
 from collections.abc import Iterator
-from typing import Literal
+from typing import Literal, get_args
 
 import attrs
 
@@ -550,17 +550,9 @@ def custom_rank_name_ok(name: str) -> bool:
     return all(ch.isprintable() and not ch.isspace() and ch not in forbidden for ch in name)
 
 
-_PEEK_SCOPES = ("own", "other", "any")
-_SWAP_SCOPES = (
-    "own-other",
-    "any-two",
-    "peeked-pair",
-    "peeked-any",
-    "peeked-own",
-    "peeked-other",
-    "other-other",
-)
-_TIE_BREAKS = ("caller", "not-caller", "lower-cards", "fewer-cards", "share")
+_PEEK_SCOPES: tuple[str, ...] = get_args(PeekScope)
+_SWAP_SCOPES: tuple[str, ...] = get_args(SwapScope)
+_TIE_BREAKS: tuple[str, ...] = get_args(TieBreak)
 
 
 @attrs.frozen
