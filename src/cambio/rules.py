@@ -361,8 +361,10 @@ class SnapRules:
     by anyone else) shows it to the other players only (a wrong snap of several cards
     that includes it shows none of them to the owner), and no peek, re-peek or exchange
     of its owner reaches it. Once a swap or a give moves it to another player's hand it
-    is an ordinary card of that player. Example: ``penalty_seen_by = "others"`` with
-    ``penalty_peekable = false``: a penalty card is never looked at by its owner."""
+    is an ordinary card of that player; a swap within its owner's hand never moves a
+    penalty card from past the grid into the grid (where it would be ordinary). Example:
+    ``penalty_seen_by = "others"`` with ``penalty_peekable = false``: a penalty card is
+    never looked at by its owner."""
     wrong_seen_by: Literal["all", "snapper", "nobody"] = "all"
     """Who sees the card of a wrong snap of one's own card before it goes back: ``all``,
     the ``snapper`` alone, or ``nobody`` (it goes back unseen). A wrong snap of another
