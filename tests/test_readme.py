@@ -88,8 +88,14 @@ def test_readme_commands_run_as_written(tmp_path: Path, block: str) -> None:
 
 def test_the_quick_start_installs_and_plays() -> None:
     quick = [b for b in sh_blocks() if "python3 -m venv" in b]
-    assert len(quick) == 2
+    assert len(quick) == 3  # the quick start, the test command, the compiled build
     assert ".venv/bin/pip install ." in quick[0] and ".venv/bin/cambio play" in quick[0]
+
+
+def test_the_speed_section_builds_the_compiled_variant() -> None:
+    (block,) = [b for b in sh_blocks() if "CAMBIO_COMPILE=1" in b]
+    assert "CAMBIO_COMPILE=1 .venv-compiled/bin/pip install ." in block
+    assert "benchmarks/speed.py --other .venv-compiled/bin/python" in block
 
 
 def test_the_profile_table_is_generated_from_variants() -> None:
