@@ -68,6 +68,9 @@ _BUILDS = {"bdist_wheel", "build", "build_ext", "install", "develop", "editable_
 def _ext_modules() -> list[Any]:
     if not _compile_requested() or not _BUILDS.intersection(sys.argv[1:]):
         return []
+    if "editable_wheel" in sys.argv[1:] or "develop" in sys.argv[1:]:
+        _say("an editable install stays pure Python: compile with `CAMBIO_COMPILE=1 pip install .`")
+        return []
     if _compiler() is None:
         _say("CAMBIO_COMPILE is set but no C compiler was found: building pure Python")
         return []
@@ -108,7 +111,8 @@ class OptionalBuildExt(build_ext):
         try:
             super().run()
         except Exception as error:  # no headers, a broken compiler, a failed link...
-            _say(f"compiling the engine failed ({error}): building pure Python")
+            reason = str(error).splitlines()[0][:160] if str(error) else type(error).__name__
+            _say(f"compiling the engine failed ({reason}): building pure Python")
             for output in self.get_outputs():
                 Path(output).unlink(missing_ok=True)
             self.extensions = []
