@@ -79,6 +79,7 @@ actions of everyone at once (``legal_action_ids()`` with no player), saves
 from __future__ import annotations
 
 import enum
+import functools
 import itertools
 import json
 import random
@@ -134,6 +135,17 @@ class Phase(enum.IntEnum):
 _TURN_PHASES = frozenset(
     {Phase.TURN, Phase.DRAWN, Phase.TAKEN, Phase.POWER, Phase.END_OF_TURN, Phase.CLOSING}
 )
+# the same, indexed by phase number (an enum member's hash is computed in Python; its
+# index is not)
+_IN_TURN: tuple[bool, ...] = tuple(ph in _TURN_PHASES for ph in Phase)
+
+_new_event = tuple.__new__  # builds an Event without its keyword-default wrapper
+
+
+@functools.lru_cache(maxsize=64)
+def _singletons(n: int) -> tuple[frozenset[int], ...]:
+    """``frozenset({p})`` for each seat: the ``seen_by`` of a private event, shared."""
+    return tuple(frozenset({p}) for p in range(n))
 
 
 def _as_card(card: Card | str) -> Card:
@@ -267,6 +279,8 @@ class Round:
         self._swapped_out_stock_only = powers.swapped_out_from == "stock"
         self._recycling = rules.stock.on_empty == "recycle"
         self._max_turns = rules.turn.max_turns
+        self._caller_locked = rules.call.caller_locked
+        self._snap_any = rules.snap.targets == "any"
 
         # --- mutable state -------------------------------------------------------
         G, P = self._G, self._P
@@ -317,8 +331,14 @@ class Round:
         self._histories: list[tuple[Event, ...]] = [() for _ in range(n)]
         self._actions: list[int] = []
         self._legal_cache: dict[int, list[int]] = {}
+        self._snap_cache: dict[int, list[int]] = {}
+        self._only = _singletons(n)
+        self._per = self.space.per_player
+        self._size = self.space.size
 
-        self._emit(Event(EventKind.DEAL, -1, (), (order[n * G],), None, f"{n} players"))
+        self._events.append(
+            _new_event(Event, (EventKind.DEAL, -1, (), (order[n * G],), None, f"{n} players"))
+        )
         self._start()
 
     # ------------------------------------------------------------------ set-up
@@ -377,14 +397,17 @@ class Round:
     def _begin_turn(self, p: int) -> None:
         self._current = p
         self._phase = Phase.TURN
-        self._emit(Event(EventKind.TURN, p))
+        self._events.append(_new_event(Event, (EventKind.TURN, p, (), (), None, "")))
         if self._calls_owed >> p & 1:
             self._calls_owed &= ~(1 << p)
             if self._caller < 0 and not any(c >= 0 for c in self._slots[p]):
                 # the emptied hand calls now, spending this turn on it
                 self._caller = p
+                self._layout_changed()
                 self._final = self._final_queue(p)
-                self._emit(Event(EventKind.CALL, p, (), (), None, "empty grid"))
+                self._events.append(
+                    _new_event(Event, (EventKind.CALL, p, (), (), None, "empty grid"))
+                )
                 self._end_turn()
                 return
         if not self._stock:
@@ -437,6 +460,8 @@ class Round:
     def to_act(self) -> int | None:
         """The player whose decision moves the round on (``None`` when it is over)."""
         phase = self._phase
+        if phase is Phase.TURN or phase is Phase.DRAWN:
+            return self._current
         if phase is Phase.OVER:
             return None
         if phase is Phase.OPENING:
@@ -567,11 +592,9 @@ class Round:
                 out.extend(self.legal_action_ids(p))
             return out
         cached = self._legal_cache.get(player)
-        if cached is not None:
-            return list(cached)
-        ids = self._legal(player)
-        self._legal_cache[player] = ids
-        return list(ids)
+        if cached is None:
+            cached = self._legal_cache[player] = self._legal(player)
+        return cached[:]
 
     def legal_actions(
         self,
@@ -687,7 +710,7 @@ class Round:
         return masks
 
     def _locked(self, g: int) -> bool:
-        return self.rules.call.caller_locked and self._caller >= 0 and g // self._P == self._caller
+        return self._caller_locked and self._caller >= 0 and g // self._P == self._caller
 
     def _peek_targets(self, p: int, scope: str) -> list[int]:
         P = self._P
@@ -771,9 +794,9 @@ class Round:
         when = snap.when
         if when == "never" or self._window_tried >> p & 1:
             return False
-        if p == self._caller and self.rules.call.caller_locked:
+        if p == self._caller and self._caller_locked:
             return False  # a locked grid neither loses, gives nor gains a card
-        if self._phase not in _TURN_PHASES and not (self._window_won and self._phase is Phase.GIVE):
+        if not _IN_TURN[self._phase] and not (self._window_won and self._phase is Phase.GIVE):
             return False
         if when == "own-turn":
             if p != self._current:
@@ -794,28 +817,39 @@ class Round:
         return True
 
     def _snap_ids(self, p: int) -> list[int]:
+        """``p``'s snap actions (local ids) on the open window: cached until a card
+        leaves or enters a grid or somebody calls (see :meth:`_layout_changed`)."""
+        cached = self._snap_cache.get(p)
+        if cached is not None:
+            return cached
         sp = self.space
         P = self._P
         snap = self.rules.snap
+        # a locked grid (``call.caller_locked``: the caller's) cannot be snapped from
+        locked = self._caller if self._caller_locked else -1
         ids = []
+        o = sp.o_snap
         for owner, row in enumerate(self._slots):
-            if owner != p and snap.targets != "any":
+            if owner == locked or (owner != p and not self._snap_any):
                 continue
-            for i, c in enumerate(row):
-                g = owner * P + i
-                if c >= 0 and not self._locked(g):
-                    ids.append(sp.o_snap + g)
-        if snap.several:
-            own = [
-                i for i, c in enumerate(self._slots[p]) if c >= 0 and not self._locked(p * P + i)
-            ]
+            base = o + owner * P
+            ids.extend([base + i for i, c in enumerate(row) if c >= 0])
+        if snap.several and p != locked:
+            own = [i for i, c in enumerate(self._slots[p]) if c >= 0]
             for k in range(2, len(own) + 1):
                 for combo in itertools.combinations(own, k):
                     m = 0
                     for i in combo:
                         m |= 1 << i
                     ids.append(sp.o_snap_many + m)
+        self._snap_cache[p] = ids
         return ids
+
+    def _layout_changed(self) -> None:
+        """Forget the cached snap actions: a grid gained or lost a card, or the caller
+        (whose grid a table may lock) changed."""
+        if self._snap_cache:
+            self._snap_cache = {}
 
     # ------------------------------------------------------------------ apply
     def _coerce(self, action: Action | int) -> int:
@@ -892,24 +926,22 @@ class Round:
         An illegal action raises :class:`~cambio.errors.IllegalActionError` and leaves
         the round exactly as it was.
         """
-        if type(action) is int and 0 <= action < self.space.size:
-            aid = action
-        else:
-            aid = self._coerce(action)
-        player, local = divmod(aid, self.space.per_player)
+        aid = action if type(action) is int and 0 <= action < self._size else self._coerce(action)
+        player, local = divmod(aid, self._per)
         legal = self._legal_cache.get(player)
         if legal is None:
-            legal = self._legal_cache[player] = self._legal(player)
+            legal = self._legal(player)
         if aid not in legal:
             raise IllegalActionError(self.space.decode(aid), self._why(aid))
-        start = len(self._events)
+        events = self._events
+        start = len(events)
         self._legal_cache = {}
         self._actions.append(aid)
         self._do(player, local)
         if self._phase is Phase.CLOSING:
             self._after_closing_action()
-        self._legal_cache = {}
-        return self._events[start:]
+            self._legal_cache = {}
+        return events[start:]
 
     def resolve_snaps(self, actions: Iterable[Action | int]) -> list[Event]:
         """Apply snaps declared at the same moment, in the table's arbitration order.
@@ -951,7 +983,7 @@ class Round:
             elif local == _CALL:
                 self._call(p)
             elif local == _PASS:
-                self._emit(Event(EventKind.PASS, p))
+                self._events.append(_new_event(Event, (EventKind.PASS, p, (), (), None, "")))
                 if self._phase is Phase.CLOSING:
                     self._window_tried |= 1 << p
                 else:
@@ -962,7 +994,7 @@ class Round:
                 self._discard_drawn(p)
             else:
                 if not self._power_unannounced():
-                    self._emit(Event(EventKind.SKIP, p))
+                    self._events.append(_new_event(Event, (EventKind.SKIP, p, (), (), None, "")))
                 self._end_power()
         elif local < sp.o_replace:
             self._choose_opening(p, self._opening_choices[local - sp.o_opening])
@@ -1003,14 +1035,20 @@ class Round:
                 self._known[c] |= bit
                 positions.append((p, pos))
                 cards.append(self.deck[c])
-        self._emit(Event(EventKind.RE_PEEK, p, tuple(positions), tuple(cards), frozenset({p})))
+        self._events.append(
+            _new_event(
+                Event, (EventKind.RE_PEEK, p, tuple(positions), tuple(cards), self._only[p], "")
+            )
+        )
 
     def _draw(self, p: int) -> None:
         c = self._stock.pop()
         self._drawn = c
         self._from_stock = True
         self._known[c] = 1 << p
-        self._emit(Event(EventKind.DRAW, p, (), (self.deck[c],), frozenset({p})))
+        self._events.append(
+            _new_event(Event, (EventKind.DRAW, p, (), (self.deck[c],), self._only[p], ""))
+        )
         power = self._power[c]
         if power is not None and self._draw_timing:
             self._start_power(p, power, c, after_drawn=True)
@@ -1024,7 +1062,7 @@ class Round:
         self._known[c] = self._ALL
         self._window_open = False
         self._window_won = False
-        self._emit(Event(EventKind.TAKE, p, (), (self.deck[c],)))
+        self._events.append(_new_event(Event, (EventKind.TAKE, p, (), (self.deck[c],), None, "")))
         self._phase = Phase.TAKEN
 
     def _open_window(self, p: int) -> None:
@@ -1042,7 +1080,9 @@ class Round:
         self._penalty_of.pop(old, None)
         self._discard.append(old)
         self._known[old] = self._ALL
-        self._emit(Event(EventKind.REPLACE, p, ((p, i + 1),), (self.deck[old],)))
+        self._events.append(
+            _new_event(Event, (EventKind.REPLACE, p, ((p, i + 1),), (self.deck[old],), None, ""))
+        )
         self._open_window(p)
         power = self._power[old]
         if (
@@ -1059,7 +1099,9 @@ class Round:
         self._drawn = -1
         self._discard.append(c)
         self._known[c] = self._ALL
-        self._emit(Event(EventKind.DISCARD, p, (), (self.deck[c],)))
+        self._events.append(
+            _new_event(Event, (EventKind.DISCARD, p, (), (self.deck[c],), None, ""))
+        )
         self._open_window(p)
         power = self._power[c]
         if power is not None and not self._draw_timing and self._from_stock:
@@ -1078,11 +1120,14 @@ class Round:
             for i in indices:
                 c = row[i]
                 row[i] = -1
+                self._layout_changed()
                 self._penalty_of.pop(c, None)
                 self._discard.append(c)
                 self._known[c] = self._ALL
             row[indices[0]] = drawn
-            self._emit(Event(EventKind.EXCHANGE, p, positions, cards))
+            self._events.append(
+                _new_event(Event, (EventKind.EXCHANGE, p, positions, cards, None, ""))
+            )
             self._open_window(p)
         else:
             for i in indices:
@@ -1091,6 +1136,7 @@ class Round:
             if self.rules.turn.exchange_failure == "keep-drawn":
                 j = row.index(-1, self._G)
                 row[j] = drawn
+                self._layout_changed()
                 self._emit(
                     Event(
                         EventKind.FAILED_EXCHANGE,
@@ -1102,7 +1148,17 @@ class Round:
             else:
                 self._discard.append(drawn)
                 self._emit(
-                    Event(EventKind.FAILED_EXCHANGE, p, positions, (*cards, self.deck[drawn]))
+                    _new_event(
+                        Event,
+                        (
+                            EventKind.FAILED_EXCHANGE,
+                            p,
+                            positions,
+                            (*cards, self.deck[drawn]),
+                            None,
+                            "",
+                        ),
+                    )
                 )
                 self._open_window(p)
         self._main_action_done(p)
@@ -1115,7 +1171,9 @@ class Round:
         self._peeked = []
         self._after_power_drawn = after_drawn
         if not self._power_unannounced():
-            self._emit(Event(EventKind.POWER, p, (), (self.deck[card],), None, power.name))
+            self._events.append(
+                _new_event(Event, (EventKind.POWER, p, (), (self.deck[card],), None, power.name))
+            )
         self._phase = Phase.POWER
 
     def _power_unannounced(self) -> bool:
@@ -1152,7 +1210,11 @@ class Round:
         c = self._slots[owner][i]
         self._known[c] |= 1 << p
         self._peeked.append(g)
-        self._emit(Event(EventKind.PEEK, p, ((owner, i + 1),), (self.deck[c],), frozenset({p})))
+        self._events.append(
+            _new_event(
+                Event, (EventKind.PEEK, p, ((owner, i + 1),), (self.deck[c],), self._only[p], "")
+            )
+        )
         self._advance_power()
 
     def _swap(self, p: int, a: int, b: int) -> None:
@@ -1186,7 +1248,9 @@ class Round:
                 )
             )
         else:
-            self._emit(Event(EventKind.SWAP, p, ((oa, ia + 1), (ob, ib + 1))))
+            self._events.append(
+                _new_event(Event, (EventKind.SWAP, p, ((oa, ia + 1), (ob, ib + 1)), (), None, ""))
+            )
         self._advance_power()
 
     # --- snapping
@@ -1201,6 +1265,7 @@ class Round:
         if not self._window_won and all(self._key[c] == key for c in cards):
             for g, c in zip(slots, cards, strict=True):
                 self._slots[g // P][g % P] = -1
+                self._layout_changed()
                 self._discard.append(c)
                 self._known[c] = self._ALL
                 self._penalty_of.pop(c, None)
@@ -1210,7 +1275,7 @@ class Round:
                     self._window_won = True
                 else:
                     self._window_open = False
-            self._emit(Event(EventKind.SNAP, p, positions, shown))
+            self._events.append(_new_event(Event, (EventKind.SNAP, p, positions, shown, None, "")))
             owner = slots[0] // P
             if owner != p and any(c >= 0 for c in self._slots[p]):
                 self._snapper = p
@@ -1246,7 +1311,9 @@ class Round:
         for c in cards:
             self._known[c] |= bits
         note = "too late" if self._window_won else ""
-        self._emit(Event(EventKind.WRONG_SNAP, p, positions, shown, who, note))
+        self._events.append(
+            _new_event(Event, (EventKind.WRONG_SNAP, p, positions, shown, who, note))
+        )
         self._penalise(p, snap.penalty_cards)
 
     def _penalise(self, p: int, count: int) -> None:
@@ -1255,7 +1322,9 @@ class Round:
             if not self._stock and self.rules.stock.on_empty == "recycle":
                 self._recycle()
             if not self._stock:
-                self._emit(Event(EventKind.PENALTY, p, (), (), None, "the stock is empty"))
+                self._events.append(
+                    _new_event(Event, (EventKind.PENALTY, p, (), (), None, "the stock is empty"))
+                )
                 break
             c = self._stock.pop()
             if self.rules.snap.penalty_position == "first-empty":
@@ -1266,8 +1335,11 @@ class Round:
             else:
                 j = row.index(-1, self._G)
             row[j] = c
+            self._layout_changed()
             self._known[c] = 0
-            self._emit(Event(EventKind.PENALTY, p, ((p, j + 1),)))
+            self._events.append(
+                _new_event(Event, (EventKind.PENALTY, p, ((p, j + 1),), (), None, ""))
+            )
         self._check_stock()
 
     def _check_stock(self) -> None:
@@ -1286,8 +1358,11 @@ class Round:
         c = self._slots[p][i]
         self._slots[p][i] = -1
         self._slots[owner][ti] = c
+        self._layout_changed()
         self._penalty_of.pop(c, None)
-        self._emit(Event(EventKind.GIVE, p, ((p, i + 1), (owner, ti + 1))))
+        self._events.append(
+            _new_event(Event, (EventKind.GIVE, p, ((p, i + 1), (owner, ti + 1)), (), None, ""))
+        )
         self._phase = self._give_return
         self._snapper = -1
         self._give_target = -1
@@ -1311,8 +1386,9 @@ class Round:
                 self._calls_owed |= 1 << p
                 return
             self._caller = p
+            self._layout_changed()
             self._final = self._final_queue(p)
-            self._emit(Event(EventKind.CALL, p, (), (), None, "empty grid"))
+            self._events.append(_new_event(Event, (EventKind.CALL, p, (), (), None, "empty grid")))
 
     def _final_queue(self, caller: int) -> list[int]:
         """The final turns after a call by ``caller`` during the current player's turn.
@@ -1336,8 +1412,9 @@ class Round:
     # --- calling and turn ends
     def _call(self, p: int) -> None:
         self._caller = p
+        self._layout_changed()
         self._final = self._final_queue(p)
-        self._emit(Event(EventKind.CALL, p))
+        self._events.append(_new_event(Event, (EventKind.CALL, p, (), (), None, "")))
         self._end_turn()
 
     def _main_action_done(self, p: int) -> None:
@@ -1400,7 +1477,9 @@ class Round:
         self._stock = cards
         for c in cards:
             self._known[c] = 0
-        self._emit(Event(EventKind.RECYCLE, -1, (), (), None, f"{len(cards)} cards"))
+        self._events.append(
+            _new_event(Event, (EventKind.RECYCLE, -1, (), (), None, f"{len(cards)} cards"))
+        )
 
     def _end(self, reason: str, *, empty_winner: int | None = None) -> None:
         self._phase = Phase.OVER
@@ -1421,7 +1500,7 @@ class Round:
             caller=self.caller,
             empty_winner=empty_winner,
         )
-        self._emit(Event(EventKind.END, -1, (), (), None, reason))
+        self._events.append(_new_event(Event, (EventKind.END, -1, (), (), None, reason)))
 
     # ------------------------------------------------------------------ views
     def view(self, player: int) -> PlayerView:
@@ -1492,6 +1571,7 @@ class Round:
         d["_histories"] = list(self._histories)  # immutable tuples, safely shared
         d["_actions"] = self._actions[:]
         d["_legal_cache"] = {}
+        d["_snap_cache"] = {}
         new.__dict__.update(d)
         return new
 
