@@ -377,7 +377,7 @@ def _problems(r: Round, events: bool = True) -> Iterator[tuple[str, str]]:
     # --- a live round has a decision -------------------------------------------------
     who = r.to_act
     r._legal_cache = {}
-    r._snap_cache = {}
+    r._layout_cache = {}
     try:
         legal = r.legal_action_ids(who)
         r.reactors  # noqa: B018 - computes every player's snaps
@@ -386,7 +386,7 @@ def _problems(r: Round, events: bool = True) -> Iterator[tuple[str, str]]:
         return
     finally:
         r._legal_cache = {}
-        r._snap_cache = {}
+        r._layout_cache = {}
     if not legal:
         yield "phase", f"P{who} is to decide but has no legal action"
         return

@@ -331,9 +331,10 @@ class Round:
         self._histories: list[tuple[Event, ...]] = [() for _ in range(n)]
         self._actions: list[int] = []
         self._legal_cache: dict[int, list[int]] = {}
-        self._snap_cache: dict[int, list[int]] = {}
+        self._layout_cache: dict[int, list[int]] = {}
         self._only = _singletons(n)
         self._per = self.space.per_player
+        self._o_replace = self.space.o_replace
         self._size = self.space.size
 
         self._events.append(
@@ -398,7 +399,7 @@ class Round:
         self._current = p
         self._phase = Phase.TURN
         self._events.append(_new_event(Event, (EventKind.TURN, p, (), (), None, "")))
-        if self._calls_owed >> p & 1:
+        if self._calls_owed and self._calls_owed >> p & 1:
             self._calls_owed &= ~(1 << p)
             if self._caller < 0 and not any(c >= 0 for c in self._slots[p]):
                 # the emptied hand calls now, spending this turn on it
@@ -627,6 +628,24 @@ class Round:
 
     def _legal(self, p: int) -> list[int]:
         phase = self._phase
+        if p == self._current and phase <= Phase.TAKEN and phase is not Phase.OPENING:
+            # the fast path of the commonest decisions: the start of a turn, and a card
+            # drawn or taken to place (the same ids as _turn_ids)
+            base = p * self._per
+            if phase is Phase.TURN:
+                ids = self._start_ids(p, base)
+            else:
+                ids = [base + _DISCARD] if phase is Phase.DRAWN else []
+                ids.extend(self._replace_ids(p, base))
+                if self._exchange_ok:
+                    o = base + self.space.o_exchange
+                    ids.extend([o + m for m in self._exchange_masks(p)])
+            if self._window_open and self._snap_eligible(p):
+                snaps = self._snap_ids(p)
+                if snaps:
+                    ids.extend([base + s for s in snaps])
+                    ids.sort()
+            return ids
         if phase is Phase.OVER or not 0 <= p < self.players:
             return []
         base = p * self.space.per_player
@@ -663,23 +682,10 @@ class Round:
         phase = self._phase
         sp = self.space
         if phase is Phase.TURN:
-            ids = [base + _DRAW] if self._stock else []
-            if self._take_ok and self._discard and self._slots[p].count(-1) < self._P:
-                ids.append(base + _TAKE)
-            if (
-                self._call_first
-                and self._caller < 0
-                and (not self._earliest or min(self._turns) >= self._earliest)
-            ):
-                ids.append(base + _CALL)
-            if self._re_peek_ok and not self._repeek_used >> p & 1 and self._opening_seen[p]:
-                ids.append(base + _REPEEK)
-            return ids
+            return self._start_ids(p, base)
         if phase is Phase.DRAWN or phase is Phase.TAKEN:
             ids = [base + _DISCARD] if phase is Phase.DRAWN else []
-            o = base + sp.o_replace
-            row = self._slots[p]
-            ids.extend([o + i for i, c in enumerate(row) if c >= 0])
+            ids.extend(self._replace_ids(p, base))
             if self._exchange_ok:
                 ids.extend(base + sp.o_exchange + m for m in self._exchange_masks(p))
             return ids
@@ -691,6 +697,31 @@ class Round:
                 ids.insert(0, base + _CALL)
             return ids
         return []
+
+    def _start_ids(self, p: int, base: int) -> list[int]:
+        """The start of ``p``'s turn: draw, take the discard, call, re-peek."""
+        ids = [base + _DRAW] if self._stock else []
+        if self._take_ok and self._discard and self._slots[p].count(-1) < self._P:
+            ids.append(base + _TAKE)
+        if (
+            self._call_first
+            and self._caller < 0
+            and (not self._earliest or min(self._turns) >= self._earliest)
+        ):
+            ids.append(base + _CALL)
+        if self._re_peek_ok and not self._repeek_used >> p & 1 and self._opening_seen[p]:
+            ids.append(base + _REPEEK)
+        return ids
+
+    def _replace_ids(self, p: int, base: int) -> list[int]:
+        """``replace`` of each filled position of ``p``'s (ids, not to be changed): they
+        depend on which positions hold a card only, so they are cached like the snaps."""
+        cached = self._layout_cache.get(~p)
+        if cached is None:
+            o = base + self.space.o_replace
+            cached = [o + i for i, c in enumerate(self._slots[p]) if c >= 0]
+            self._layout_cache[~p] = cached
+        return cached
 
     def _exchange_masks(self, p: int) -> list[int]:
         row = self._slots[p]
@@ -819,7 +850,7 @@ class Round:
     def _snap_ids(self, p: int) -> list[int]:
         """``p``'s snap actions (local ids) on the open window: cached until a card
         leaves or enters a grid or somebody calls (see :meth:`_layout_changed`)."""
-        cached = self._snap_cache.get(p)
+        cached = self._layout_cache.get(p)
         if cached is not None:
             return cached
         sp = self.space
@@ -842,14 +873,14 @@ class Round:
                     for i in combo:
                         m |= 1 << i
                     ids.append(sp.o_snap_many + m)
-        self._snap_cache[p] = ids
+        self._layout_cache[p] = ids
         return ids
 
     def _layout_changed(self) -> None:
         """Forget the cached snap actions: a grid gained or lost a card, or the caller
         (whose grid a table may lock) changed."""
-        if self._snap_cache:
-            self._snap_cache = {}
+        if self._layout_cache:
+            self._layout_cache = {}
 
     # ------------------------------------------------------------------ apply
     def _coerce(self, action: Action | int) -> int:
@@ -975,7 +1006,10 @@ class Round:
     # ------------------------------------------------------------------ transitions
     def _do(self, p: int, local: int) -> None:
         sp = self.space
-        if local < sp.o_opening:
+        o = self._o_replace
+        if o <= local < o + self._P:  # the commonest decision first
+            self._replace(p, local - o)
+        elif local < sp.o_opening:
             if local == _DRAW:
                 self._draw(p)
             elif local == _TAKE:
@@ -1077,13 +1111,15 @@ class Round:
         old = row[i]
         row[i] = self._drawn
         self._drawn = -1
-        self._penalty_of.pop(old, None)
+        if self._penalty_of:
+            self._penalty_of.pop(old, None)
         self._discard.append(old)
         self._known[old] = self._ALL
         self._events.append(
             _new_event(Event, (EventKind.REPLACE, p, ((p, i + 1),), (self.deck[old],), None, ""))
         )
-        self._open_window(p)
+        if self._snapping:
+            self._open_window(p)
         power = self._power[old]
         if (
             power is not None
@@ -1420,10 +1456,11 @@ class Round:
     def _main_action_done(self, p: int) -> None:
         if self._phase is Phase.OVER:
             return
-        stock_left = self._stock or (self._recycling and len(self._discard) > 1)
-        if self._call_last and stock_left and self._can_call(p):
-            self._phase = Phase.END_OF_TURN
-            return
+        if self._call_last:
+            stock_left = self._stock or (self._recycling and len(self._discard) > 1)
+            if stock_left and self._can_call(p):
+                self._phase = Phase.END_OF_TURN
+                return
         self._end_turn()
 
     def _end_turn(self) -> None:
@@ -1571,7 +1608,7 @@ class Round:
         d["_histories"] = list(self._histories)  # immutable tuples, safely shared
         d["_actions"] = self._actions[:]
         d["_legal_cache"] = {}
-        d["_snap_cache"] = {}
+        d["_layout_cache"] = {}
         new.__dict__.update(d)
         return new
 
