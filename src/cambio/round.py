@@ -83,6 +83,7 @@ import functools
 import itertools
 import json
 import random
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from operator import itemgetter
 from typing import Any
@@ -347,6 +348,8 @@ class Round:
         full = list(derived(self.rules).cards)
         rng = random.Random(self.seed)
         given = [_as_card(c) for c in deck]
+        if len(given) == len(full) and Counter(given) == Counter(full):
+            return given  # the whole deck, in order: nothing left to shuffle
         remaining = list(full)
         for card in given:
             try:
@@ -632,6 +635,7 @@ class Round:
             # the fast path of the commonest decisions: the start of a turn, and a card
             # drawn or taken to place (the same ids as _turn_ids)
             base = p * self._per
+            ids: list[int]
             if phase is Phase.TURN:
                 ids = self._start_ids(p, base)
             else:
@@ -654,7 +658,7 @@ class Round:
                 return []
             o = base + self.space.o_opening
             return [o + i for i in range(len(self._opening_choices))]
-        ids: list[int] = []
+        ids = []
         if phase is Phase.GIVE:
             if p == self._snapper:
                 o = base + self.space.o_give
