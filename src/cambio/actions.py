@@ -24,12 +24,12 @@ import enum
 import functools
 import itertools
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import overload
 
 import attrs
 
-__all__ = ["Action", "ActionKind", "ActionSpace", "kinds_wanted", "space_size"]
+__all__ = ["Action", "ActionKind", "ActionList", "ActionSpace", "kinds_wanted", "space_size"]
 
 Slot = tuple[int, int]
 """A place on the table: ``(owner seat, position from 1)``."""
@@ -321,6 +321,11 @@ class ActionSpace:
         self._decode_cache: dict[int, Action] = {}
         self._encode_cache: dict[Action, int] = {}
 
+    def is_snap(self, action_id: int) -> bool:
+        """Whether the action with this id is a snap (of one card or several)."""
+        local = action_id % self.per_player
+        return self.o_snap <= local < self.o_give or local >= self.o_snap_many
+
     # ids from internal coordinates ------------------------------------------------
     def pair(self, a: int, b: int) -> int:
         """Local offset of the swap of global slots ``a`` and ``b`` (any order)."""
@@ -503,6 +508,56 @@ def _check_shape(action: object) -> None:
         # another action: refuse it, whatever the kind
         twice = next(p for i, p in enumerate(positions) if p in positions[:i])
         raise ValueError(f"position P{twice[0]}:{twice[1]} is named twice")
+
+
+class ActionList(Sequence[Action]):
+    """A read-only sequence of the actions with some ids, each decoded when it is read.
+
+    The bot driver hands bots their legal actions as one: a bot that reads one action
+    (the random bot picks an index) makes one :class:`Action`, not one per legal id.
+    Reading the same item twice gives the same object (the space caches its decodings).
+
+    >>> space = ActionSpace(2, 4)
+    >>> legal = ActionList([0, 1], space)
+    >>> len(legal), str(legal[1]), [str(a) for a in legal]
+    (2, 'P0 take', ['P0 draw', 'P0 take'])
+    """
+
+    __slots__ = ("_decode", "ids")
+
+    def __init__(self, ids: Sequence[int], space: ActionSpace) -> None:
+        self.ids = ids
+        """The ids of the actions, in order."""
+        self._decode = space.decode
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    @overload
+    def __getitem__(self, index: int) -> Action: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Action]: ...
+
+    def __getitem__(self, index: int | slice) -> Action | list[Action]:
+        if isinstance(index, slice):
+            return [self._decode(a) for a in self.ids[index]]
+        return self._decode(self.ids[index])
+
+    def __iter__(self) -> Iterator[Action]:
+        return map(self._decode, self.ids)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, ActionList):
+            return list(self.ids) == list(other.ids)
+        if isinstance(other, (list, tuple)):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"ActionList([{', '.join(str(a) for a in self)}])"
 
 
 def kinds_wanted(

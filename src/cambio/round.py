@@ -142,6 +142,9 @@ _IN_TURN: tuple[bool, ...] = tuple(ph in _TURN_PHASES for ph in Phase)
 
 _new_event = tuple.__new__  # builds an Event without its keyword-default wrapper
 
+_PHASE_NAMES: tuple[str, ...] = tuple(ph.name.lower() for ph in Phase)
+"""Each phase's name as views show it, by phase number."""
+
 
 @functools.lru_cache(maxsize=64)
 def _singletons(n: int) -> tuple[frozenset[int], ...]:
@@ -1556,18 +1559,25 @@ class Round:
             [tuple([deck[c] if c >= 0 and known[c] & bit else None for c in row]) for row in slots]
         )
         present = tuple([tuple([c >= 0 for c in row]) for row in slots])
-        if self._discard != self._discard_seen:  # the pile's cards, rebuilt when it changed
-            self._discard_seen = self._discard[:]
-            self._discard_cards = tuple([deck[c] for c in self._discard])
+        discard = self._discard
+        if len(discard) != len(self._discard_seen) or discard != self._discard_seen:
+            # the pile's cards, rebuilt only when the pile changed: an unchanged pile is
+            # the same tuple in every view
+            self._discard_seen = discard[:]
+            self._discard_cards = tuple([deck[c] for c in discard])
         holding: Card | None = None
         if self._drawn >= 0 and known[self._drawn] & bit:
             holding = deck[self._drawn]
         power = self._power_now
-        step = power.steps[self._step] if power is not None and self._phase is Phase.POWER else None
-        phase = self.phase_seen_by(player).name.lower()
-        if player != self._current and self._power_unannounced():
-            # another player cannot tell a private draw's power from a plain draw
-            power, step = None, None
+        step = None
+        phase = _PHASE_NAMES[self._phase]
+        if power is not None:
+            if self._phase is Phase.POWER:
+                step = power.steps[self._step]
+            if player != self._current and self._power_unannounced():
+                # another player cannot tell a private draw's power from a plain draw
+                power, step = None, None
+                phase = _PHASE_NAMES[self.phase]
         return PlayerView(
             player=player,
             players=self.players,
@@ -1584,7 +1594,9 @@ class Round:
             holding_from_stock=self._from_stock if self._drawn >= 0 else None,
             power=power.name if power is not None else None,
             power_step=step,
-            peeked=tuple((g // self._P, g % self._P + 1) for g in self._peeked),
+            peeked=tuple([(g // self._P, g % self._P + 1) for g in self._peeked])
+            if self._peeked
+            else (),
             window_open=self._window_open,
             opening_positions=self._opening_seen[player],
             re_peek_used=bool(self._repeek_used & bit),

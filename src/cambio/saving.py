@@ -403,8 +403,8 @@ def _rules_doc(rules: RuleSet) -> dict[str, Any]:
 
         text = json.dumps(ruleset_to_dict(rules), separators=(",", ":"))
 
-        def forget(_ref: weakref.ref[RuleSet]) -> None:
-            _RULES_TEXT.pop(key, None)
+        def forget(_ref: weakref.ref[RuleSet], cache: dict[int, Any] = _RULES_TEXT) -> None:
+            cache.pop(key, None)  # the cache bound here: it outlives the module at exit
 
         hit = _RULES_TEXT[key] = (weakref.ref(rules, forget), text)
     doc: dict[str, Any] = json.loads(hit[1])

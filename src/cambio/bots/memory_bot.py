@@ -113,6 +113,11 @@ class MemoryBot:
         """The seat the bot plays this round (-1 before :meth:`reset`)."""
         self._rules: RuleSet | None = None
         self._value: dict[tuple[str, str], int] = {}
+        # the value of each card object met, by identity (no hashing of cards); the
+        # card is kept with its value, so an id is never reused while it is in here
+        self._value_of: dict[int, tuple[Card, int]] = {}
+        self._team_of: tuple[int, int, frozenset[int]] | None = None
+        self._pile: tuple[tuple[Card, ...], int] = ((), 0)
         self._deck_size = 0
         self._deck_sum = 0
         # forgetful memory: slot -> (card, table turn when last seen)
@@ -138,7 +143,10 @@ class MemoryBot:
             self._value = {(c.rank, c.suit): rules.values.of(c) for c in cards}
             self._deck_size = len(cards)
             self._deck_sum = sum(self._value[c.rank, c.suit] for c in cards)
+            self._value_of = {}
+            self._team_of = None
         self._learned = {}
+        self._pile = ((), 0)
         self._seen_events = 0
         self._now = 0
         self._view = None
@@ -200,12 +208,15 @@ class MemoryBot:
         self._now = sum(view.turns)
         if self.config.memory_turns is not None:
             self._follow(view)
-        self._team = frozenset(
-            p
-            for p in range(view.players)
-            if team_of(self._rules_or_fail(), view.players, p)
-            == team_of(self._rules_or_fail(), view.players, self.seat)
-        )
+        cached = self._team_of
+        if cached is None or cached[0] != view.players or cached[1] != self.seat:
+            rules = self._rules_or_fail()
+            mine = team_of(rules, view.players, self.seat)
+            team = frozenset(
+                p for p in range(view.players) if team_of(rules, view.players, p) == mine
+            )
+            cached = self._team_of = (view.players, self.seat, team)
+        self._team = cached[2]
         self._mean = self._unseen_mean(view)
 
     def _follow(self, view: PlayerView) -> None:
@@ -277,23 +288,49 @@ class MemoryBot:
         when the bot sees it, and the cards it remembers on the table.
         """
         count = self._deck_size - len(view.discard)
-        total = self._deck_sum - sum(self._v(c) for c in view.discard)
+        total = self._deck_sum - self._discard_total(view.discard)
+        v = self._v
         if view.holding is not None:
             count -= 1
-            total -= self._v(view.holding)
-        for owner in range(view.players):
-            for i, here in enumerate(view.present[owner]):
-                if here:
+            total -= v(view.holding)
+        forgetful = self.config.memory_turns is not None
+        for owner, row in enumerate(view.grids):
+            for i, card in enumerate(row):
+                if card is not None and forgetful:
                     card = self._known((owner, i + 1))
-                    if card is not None:
-                        count -= 1
-                        total -= self._v(card)
+                if card is not None:
+                    count -= 1
+                    total -= v(card)
         if count <= 0:
             return self._deck_sum / max(1, self._deck_size)
         return total / count
 
+    def _discard_total(self, pile: tuple[Card, ...]) -> int:
+        """The points of the discard pile: summed afresh only past the part of the pile
+        the last view showed (views share an unchanged pile; a grown one extends it)."""
+        last, total = self._pile
+        if pile is last:
+            return total
+        k = len(last)
+        if len(pile) >= k and pile[:k] == last:
+            v = self._v
+            total += sum([v(c) for c in pile[k:]])
+        else:
+            total = sum([self._v(c) for c in pile])
+        self._pile = (pile, total)
+        return total
+
     # ------------------------------------------------------------------ estimates
     def _v(self, card: Card) -> int:
+        hit = self._value_of.get(id(card))
+        if hit is not None and hit[0] is card:
+            return hit[1]
+        value = self._value_by_card(card)
+        if len(self._value_of) < 4096:
+            self._value_of[id(card)] = (card, value)
+        return value
+
+    def _value_by_card(self, card: Card) -> int:
         key = (card.rank, card.suit)
         value = self._value.get(key)
         if value is None:
