@@ -603,6 +603,18 @@ class Round:
             cached = self._legal_cache[player] = self._legal(player)
         return cached[:]
 
+    def legal_snap_ids(self, player: int) -> list[int]:
+        """Ids of ``player``'s legal snap actions, ascending: its
+        :meth:`legal_action_ids` that are snaps, found without listing the others."""
+        if not (0 <= player < self.players and self._window_open):
+            return []
+        if self._phase is Phase.GIVE and player == self._snapper:
+            return []  # the snapper owes a card first (its legal actions are the gives)
+        if not self._snap_eligible(player):
+            return []
+        base = player * self._per
+        return [base + s for s in self._snap_ids(player)]
+
     def legal_actions(
         self,
         player: int | None = None,
@@ -880,6 +892,7 @@ class Round:
                     for i in combo:
                         m |= 1 << i
                     ids.append(sp.o_snap_many + m)
+            ids.sort()
         self._layout_cache[p] = ids
         return ids
 

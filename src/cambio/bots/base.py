@@ -138,7 +138,6 @@ def play_round(
         for seat, bot in enumerate(bots):
             bot.reset(seat, rnd.rules, None if seed is None else derive_seed(seed, seat))
     space = rnd.space
-    is_snap = space.is_snap
     looks = [_reads_view(bot) for bot in bots]
     decisions = 0
     while not rnd.is_over:
@@ -146,7 +145,7 @@ def play_round(
             raise BotError(f"the round did not end within {max_decisions} decisions")
         chosen_id = -1
         for p in rnd.reactors:
-            snap_ids = [i for i in rnd.legal_action_ids(p) if is_snap(i)]
+            snap_ids = rnd.legal_snap_ids(p)
             if not snap_ids:
                 continue
             # the actions are decoded only as the bot reads them
