@@ -284,6 +284,10 @@ class Round:
         self._recycling = rules.stock.on_empty == "recycle"
         self._max_turns = rules.turn.max_turns
         self._caller_locked = rules.call.caller_locked
+        self._snap_when = rules.snap.when
+        # a snap must leave room for its penalty cards, if it is wrong
+        self._penalty_need = rules.snap.penalty_cards
+        self._penalty_first_empty = rules.snap.penalty_position == "first-empty"
         self._snap_any = rules.snap.targets == "any"
 
         # --- mutable state -------------------------------------------------------
@@ -840,23 +844,22 @@ class Round:
         return ids
 
     def _snap_eligible(self, p: int) -> bool:
-        snap = self.rules.snap
-        when = snap.when
-        if when == "never" or self._window_tried >> p & 1:
+        if not self._snapping or self._window_tried >> p & 1:
             return False
         if p == self._caller and self._caller_locked:
             return False  # a locked grid neither loses, gives nor gains a card
         if not _IN_TURN[self._phase] and not (self._window_won and self._phase is Phase.GIVE):
             return False
+        when = self._snap_when
         if when == "own-turn":
             if p != self._current:
                 return False
         elif when == "after-other-discard" and p == self._window_discarder:
             return False
-        need = snap.penalty_cards
+        need = self._penalty_need
         if need:
             row = self._slots[p]
-            if snap.penalty_position == "first-empty":
+            if self._penalty_first_empty:
                 free = row.count(-1)
                 if self._give_target // self._P == p:
                     free -= 1  # that position waits for the card a snapper gives back
@@ -1543,19 +1546,23 @@ class Round:
         self._window_open = False
         self._window_won = False
         hands = []
+        values = []
+        known, deck, points, everyone = self._known, self.deck, self._value, self._ALL
         for row in self._slots:
             hand = []
             for i, c in enumerate(row):
                 if c >= 0:
-                    self._known[c] = self._ALL
-                    hand.append((i + 1, self.deck[c]))
+                    known[c] = everyone
+                    hand.append((i + 1, deck[c]))
             hands.append(hand)
+            values.append([points[c] for c in row if c >= 0])
         self._result = score_round(
             self.rules,
             hands,
             reason=reason,
             caller=self.caller,
             empty_winner=empty_winner,
+            values=values,
         )
         self._events.append(_new_event(Event, (EventKind.END, -1, (), (), None, reason)))
 

@@ -176,11 +176,22 @@ def play_round(
     return PlayedRound(result=result, decisions=decisions, turns=rnd.turns_taken)
 
 
+_READS_VIEW: dict[type, bool] = {}
+
+
 def _reads_view(bot: object) -> bool:
     """False only for a bot whose class declares ``needs_view = False`` and whose
     ``act`` and ``react`` come from that class (a subclass that overrides them may read
     the view, so it gets one unless it declares ``needs_view = False`` itself)."""
-    mro = type(bot).__mro__
+    klass = type(bot)
+    hit = _READS_VIEW.get(klass)
+    if hit is None:
+        hit = _READS_VIEW[klass] = _class_reads_view(klass)
+    return hit
+
+
+def _class_reads_view(cls: type) -> bool:
+    mro = cls.__mro__
     for k, klass in enumerate(mro):
         if "needs_view" in klass.__dict__:
             if klass.__dict__["needs_view"] is not False:

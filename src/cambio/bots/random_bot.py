@@ -59,7 +59,7 @@ class RandomBot:
         del rules  # a random player needs no rules
         self.seat = seat
         if seed is not None:
-            self._rng = random.Random(seed)
+            self._rng.seed(seed)  # as a fresh random.Random(seed), without making one
 
     def act(self, view: PlayerView | None, legal: Sequence[Action]) -> Action:
         """A uniformly random legal action other than a snap (a call only if allowed)."""
