@@ -319,6 +319,8 @@ class ActionSpace:
             self._pair_base[a] = base - a - 1
             base += slots - a - 1
         self._decode_cache: dict[int, Action] = {}
+        self.snap_flags = bytes(self.is_snap(a) for a in range(self.size))
+        """``snap_flags[id]`` is 1 for a snap's id, else 0 (:meth:`is_snap` of every id)."""
         self._encode_cache: dict[Action, int] = {}
 
     def is_snap(self, action_id: int) -> bool:
@@ -523,12 +525,19 @@ class ActionList(Sequence[Action]):
     (2, 'P0 take', ['P0 draw', 'P0 take'])
     """
 
-    __slots__ = ("_decode", "ids")
+    __slots__ = ("_decode", "_space", "ids")
 
     def __init__(self, ids: Sequence[int], space: ActionSpace) -> None:
         self.ids = ids
         """The ids of the actions, in order."""
+        self._space = space
         self._decode = space.decode
+
+    def without_snaps(self) -> ActionList:
+        """The actions that are not snaps, in order (told apart by id, not decoded)."""
+        snaps = self._space.snap_flags
+        kept = [a for a in self.ids if not snaps[a]]
+        return self if len(kept) == len(self.ids) else ActionList(kept, self._space)
 
     def __len__(self) -> int:
         return len(self.ids)

@@ -594,6 +594,27 @@ class Round:
                 out.append(p)
         return tuple(out)
 
+    def reactor_snaps(self) -> list[tuple[int, list[int]]]:
+        """Each player of :attr:`reactors` that has legal snaps, in that order, with the
+        ids of those snaps (:meth:`legal_snap_ids`): what a driver offers, in one call."""
+        out: list[tuple[int, list[int]]] = []
+        phase = self._phase
+        if not self._window_open or phase is Phase.OPENING or phase is Phase.OVER:
+            return out
+        if phase is Phase.GIVE and not self._window_won:
+            return out
+        n = self.players
+        start = self._window_discarder if self._window_discarder >= 0 else self._current
+        for k in range(n):
+            p = (start + k) % n
+            if not self._snap_eligible(p) or (phase is Phase.GIVE and p == self._snapper):
+                continue
+            snaps = self._snap_ids(p)
+            if snaps:
+                base = p * self._per
+                out.append((p, [base + s for s in snaps]))
+        return out
+
     # ------------------------------------------------------------------ legality
     def legal_action_ids(self, player: int | None = None) -> list[int]:
         """Ids of every legal action, ascending; of one player, or of everyone."""

@@ -144,10 +144,7 @@ def play_round(
         if decisions >= max_decisions:
             raise BotError(f"the round did not end within {max_decisions} decisions")
         chosen_id = -1
-        for p in rnd.reactors:
-            snap_ids = rnd.legal_snap_ids(p)
-            if not snap_ids:
-                continue
+        for p, snap_ids in rnd.reactor_snaps():
             # the actions are decoded only as the bot reads them
             answer = bots[p].react(_view(rnd, p, looks[p]), ActionList(snap_ids, space))
             if answer is None:
