@@ -232,37 +232,48 @@ def check_shape(data: Any, path: str = "$") -> None:
             raise SaveError(at, f"expected a JSON value, found {_found(value)}")
 
 
+_LEAVES = frozenset({int, str, float, bool, type(None)})
+
+
 def _shape_ok(data: Any) -> bool:
     """Whether :func:`check_shape` accepts ``data``: the same limits, with no paths
     (``False`` also for anything unusual, which the full walk then judges)."""
-    limit = MAX_NODES
-    stack: list[tuple[Any, int]] = [(data, 0)]
-    count = 0
-    while stack:
-        value, depth = stack.pop()
-        count += 1
-        kind = type(value)
-        if kind is dict:
-            if depth >= MAX_DEPTH:
-                return False
-            for key, sub in value.items():
-                if type(key) is not str:
-                    return False
-                stack.append((sub, depth + 1))
-        elif kind is list:
-            if depth >= MAX_DEPTH:
-                return False
-            for sub in value:
-                t = type(sub)
-                if t is int or t is str:
-                    count += 1  # a leaf: counted, nothing to walk
-                else:
-                    stack.append((sub, depth + 1))
-        elif not (value is None or kind is str or kind is int or kind is float or kind is bool):
-            return False
-        if count > limit:
-            return False
-    return True
+    return 0 <= _nodes(data, 0) <= MAX_NODES
+
+
+def _nodes(value: Any, depth: int) -> int:
+    """How many values ``value`` holds (itself included), or -1 where it nests deeper
+    than :data:`MAX_DEPTH` or holds something else than JSON values. The recursion is
+    bounded by that depth."""
+    kind = type(value)
+    if kind is list:
+        items: Any = value
+    elif kind is dict:
+        if not set(map(type, value)) <= _STR:
+            return -1
+        items = value.values()
+    else:
+        return 1 if kind in _LEAVES else -1
+    if depth >= MAX_DEPTH:
+        return -1
+    n = 1
+    for sub in items:
+        t = type(sub)
+        if t is int or t is str:
+            n += 1
+        elif t is list or t is dict:
+            k = _nodes(sub, depth + 1)
+            if k < 0:
+                return -1
+            n += k
+        elif t in _LEAVES:
+            n += 1
+        else:
+            return -1
+    return n
+
+
+_STR = frozenset({str})
 
 
 def parse_json(text: Any, what: str) -> Any:
@@ -292,6 +303,8 @@ def _expect(ok: bool, path: str, what: str, value: Any) -> None:
 
 
 _SHAPES: dict[Any, tuple[Any, tuple[Any, ...]]] = {}
+_CARDS: dict[tuple[str, str], Card] = {}
+_INT = frozenset({int})
 
 
 def _shape_of(tp: Any) -> tuple[Any, tuple[Any, ...]]:
@@ -315,12 +328,21 @@ def _structure(value: Any, tp: Any, path: str) -> Any:
         _expect(type(value) is str, path, "a string", value)
         return value
     if tp is Card:
+        if type(value) is list and len(value) == 2:
+            rank, suit = value
+            if type(rank) is str and type(suit) is str:
+                hit = _CARDS.get((rank, suit))  # a card read before: the same value
+                if hit is not None:
+                    return hit
         try:
-            return card_from_json(value)
+            card = card_from_json(value)
         except ValueError:
             raise SaveError(
                 path, f"expected a card as [rank, suit], found {_found(value)}"
             ) from None
+        if len(_CARDS) < 4096:
+            _CARDS[card.rank, card.suit] = card  # cards are immutable: shared
+        return card
     if tp is Event:
         return _event(value, path)
     origin, args = _shape_of(tp)
@@ -331,7 +353,8 @@ def _structure(value: Any, tp: Any, path: str) -> Any:
         return _structure(value, inner, path)
     if origin is list or (origin is tuple and args[-1:] == (Ellipsis,)):
         _expect(isinstance(value, (list, tuple)), path, "an array", value)
-        if args[0] is int and all(type(v) is int for v in value):  # the common case, fast
+        item = args[0]
+        if item is Any or (item is int and all([type(v) is int for v in value])):  # fast
             return list(value) if origin is list else tuple(value)
         out = [_structure(v, args[0], f"{path}[{i}]") for i, v in enumerate(value)]
         return out if origin is list else tuple(out)
@@ -423,6 +446,8 @@ def _compacter(deck: Sequence[Card]) -> Callable[[Event], list[Any]]:
     # which needs no hashing of cards; an equal card from elsewhere is found by value
     by_id = {id(c): i for i, c in enumerate(deck)}
     by_value: dict[Card, int] = {}
+    codes = _CODE_BY_ID
+    masks = _MASK_BY_ID
 
     def card(c: Card | None) -> Any:
         if c is None:
@@ -437,36 +462,55 @@ def _compacter(deck: Sequence[Card]) -> Callable[[Event], list[Any]]:
         return card_to_json(c) if j is None else j
 
     def write(e: Event) -> list[Any]:
-        kind = e.kind
-        code = _CODE_BY_ID.get(id(kind))
-        out: list[Any] = [str(kind) if code is None else code, e.player]
-        seen = e.seen_by
-        note = e.note
-        cards = e.cards
-        positions = e.positions
-        if note or seen is not None or cards or positions:
-            out.append([x for pair in positions for x in pair])
-            if note or seen is not None or cards:
-                out.append([by_id[id(c)] if id(c) in by_id else card(c) for c in cards])
-                if note or seen is not None:
-                    out.append(-1 if seen is None else sum([1 << q for q in seen]))
-                    if note:
-                        out.append(note)
-        return out
+        kind, player, positions, cards, seen, note = e
+        code = codes.get(id(kind))
+        head: Any = str(kind) if code is None else code
+        if not (note or seen is not None or cards or positions):
+            return [head, player]
+        if len(positions) == 1:
+            flat: list[int] = [*positions[0]]
+        else:
+            flat = [x for pair in positions for x in pair]
+        if not (note or seen is not None or cards):
+            return [head, player, flat]
+        if len(cards) == 1 and id(cards[0]) in by_id:
+            shown: list[Any] = [by_id[id(cards[0])]]
+        else:
+            shown = [card(c) for c in cards]
+        if not (note or seen is not None):
+            return [head, player, flat, shown]
+        if seen is None:
+            mask = -1
+        else:
+            hit = masks.get(id(seen))
+            mask = hit[1] if hit is not None and hit[0] is seen else sum([1 << q for q in seen])
+        if not note:
+            return [head, player, flat, shown, mask]
+        return [head, player, flat, shown, mask, note]
 
     return write
 
 
 _CODE_BY_ID: dict[int, int] = {id(k): i for i, k in enumerate(EVENT_CODES)}
+_MASK_BY_ID: dict[int, tuple[frozenset[int], int]] = {}
+"""The mask of each shared one-seat ``seen_by`` set met (rounds share them per seat
+count), by identity; the set is kept with it, so its id is not reused."""
+
+
+def _note_masks(sets: Sequence[frozenset[int]]) -> None:
+    for s in sets:
+        if id(s) not in _MASK_BY_ID and len(_MASK_BY_ID) < 1024:
+            _MASK_BY_ID[id(s)] = (s, sum(1 << q for q in s))
 
 
 _COMPACT = "an event as [kind, player, positions, cards, seen, note] (trailing ones optional)"
 
 
-def _compact_event(value: Any, path: str, deck: list[Card]) -> Event:
-    """The event a save wrote with :func:`compact_event`, read strictly."""
+def _compact_event(value: Any, events_at: str, k: int, deck: list[Card]) -> Event:
+    """The event a save wrote with :func:`compact_event` (item ``k`` of the array at
+    ``events_at``), read strictly."""
     if type(value) is not list or not 2 <= len(value) <= 6:
-        raise SaveError(path, f"expected {_COMPACT}, found {_found(value)}")
+        raise SaveError(f"{events_at}[{k}]", f"expected {_COMPACT}, found {_found(value)}")
     n = len(value)
     kind: Any = value[0]
     if type(kind) is int and 0 <= kind < len(EVENT_CODES):
@@ -476,58 +520,67 @@ def _compact_event(value: Any, path: str, deck: list[Card]) -> Event:
             kind = EventKind(kind)  # else not a round event kind: kept as its text
     else:
         what = f"an event kind (a number from 0 to {len(EVENT_CODES) - 1}, or a text)"
-        raise SaveError(f"{path}[0]", f"expected {what}, found {_found(kind)}")
+        raise SaveError(f"{events_at}[{k}][0]", f"expected {what}, found {_found(kind)}")
     player = value[1]
     if type(player) is not int:
-        raise SaveError(f"{path}[1]", f"expected an integer, found {_found(player)}")
+        raise SaveError(f"{events_at}[{k}][1]", f"expected an integer, found {_found(player)}")
     positions: tuple[tuple[int, int], ...] = ()
+    cards: tuple[Card | None, ...] = ()
+    seen: frozenset[int] | None = None
+    note = ""
     if n > 2:
         flat = value[2]
-        if flat:
-            if not (
-                type(flat) is list and len(flat) % 2 == 0 and all(type(x) is int for x in flat)
-            ):
+        if flat or type(flat) is not list:
+            if not (type(flat) is list and len(flat) % 2 == 0 and set(map(type, flat)) <= _INT):
+                path = f"{events_at}[{k}][2]"
                 if type(flat) is list:
                     for i, x in enumerate(flat):
-                        _expect(type(x) is int, f"{path}[2][{i}]", "an integer", x)
+                        _expect(type(x) is int, f"{path}[{i}]", "an integer", x)
                 what = "an array of whole numbers: owner, position, owner, position..."
-                raise SaveError(f"{path}[2]", f"expected {what}, found {_found(flat)}")
-            positions = tuple(zip(flat[::2], flat[1::2], strict=True))
-        elif type(flat) is not list:
-            raise SaveError(f"{path}[2]", f"expected an array, found {_found(flat)}")
-    cards: tuple[Card | None, ...] = ()
+                raise SaveError(path, f"expected {what}, found {_found(flat)}")
+            if len(flat) == 2:
+                positions = ((flat[0], flat[1]),)
+            else:
+                positions = tuple(zip(flat[::2], flat[1::2], strict=True))
     if n > 3:
         raw = value[3]
+        m = len(deck)
         if type(raw) is not list:
-            raise SaveError(f"{path}[3]", f"expected an array of cards, found {_found(raw)}")
-        if raw:
-            m = len(deck)
-            if all(type(c) is int and 0 <= c < m for c in raw):
-                cards = tuple([deck[c] for c in raw])
-            else:
-                out: list[Card | None] = []
-                for i, c in enumerate(raw):
-                    if type(c) is int:
-                        if not 0 <= c < m:
-                            what = f"a card of the deck, 0 to {m - 1}"
-                            raise SaveError(f"{path}[3][{i}]", f"{what}, found {c}")
-                        out.append(deck[c])
-                    else:
-                        out.append(None if c is None else _structure(c, Card, f"{path}[3][{i}]"))
-                cards = tuple(out)
-    seen: frozenset[int] | None = None
+            path = f"{events_at}[{k}][3]"
+            raise SaveError(path, f"expected an array of cards, found {_found(raw)}")
+        if len(raw) == 1 and type(raw[0]) is int and 0 <= raw[0] < m:
+            cards = (deck[raw[0]],)  # the common case: one card
+        elif raw:
+            out: list[Card | None] = []
+            for i, c in enumerate(raw):
+                if type(c) is int:
+                    if not 0 <= c < m:
+                        what = f"a card of the deck, 0 to {m - 1}"
+                        raise SaveError(f"{events_at}[{k}][3][{i}]", f"{what}, found {c}")
+                    out.append(deck[c])
+                else:
+                    at = f"{events_at}[{k}][3][{i}]"
+                    out.append(None if c is None else _structure(c, Card, at))
+            cards = tuple(out)
     if n > 4:
         mask = value[4]
         if not (type(mask) is int and -1 <= mask < 1 << 64):
-            raise SaveError(f"{path}[4]", f"expected a mask of seats or -1, found {_found(mask)}")
+            what = "a mask of seats or -1"
+            raise SaveError(f"{events_at}[{k}][4]", f"expected {what}, found {_found(mask)}")
         if mask >= 0:
-            seen = frozenset([q for q in range(mask.bit_length()) if mask >> q & 1])
-    note = ""
+            seen = _SEEN.get(mask)
+            if seen is None:
+                seen = frozenset([q for q in range(mask.bit_length()) if mask >> q & 1])
+                if mask < 256:
+                    _SEEN[mask] = seen  # immutable: one set per mask, shared
     if n > 5:
         note = value[5]
         if type(note) is not str:
-            raise SaveError(f"{path}[5]", f"expected a string, found {_found(note)}")
+            raise SaveError(f"{events_at}[{k}][5]", f"expected a string, found {_found(note)}")
     return _new_event(Event, (kind, player, positions, cards, seen, note))
+
+
+_SEEN: dict[int, frozenset[int]] = {}
 
 
 _new_event = tuple.__new__
@@ -556,6 +609,7 @@ def save_round(rnd: Round) -> dict[str, Any]:
     power_index = -1
     if rnd._power_now is not None:
         power_index = rnd.rules.powers.table.index(rnd._power_now)
+    _note_masks(rnd._only)
     compact = _compacter(rnd.deck)
     result = rnd._result
     state: dict[str, Any] = {
@@ -739,9 +793,8 @@ def _restore(doc: SavedRound, verify: bool) -> Round:
     rnd._recycles = state.recycles
     if compact:
         deck_cards = list(rnd.deck)
-        rnd._events = [
-            _compact_event(e, f"{at}events[{k}]", deck_cards) for k, e in enumerate(state.events)
-        ]
+        where = f"{at}events"
+        rnd._events = [_compact_event(e, where, k, deck_cards) for k, e in enumerate(state.events)]
     else:
         rnd._events = [_event(e, f"{at}events[{k}]") for k, e in enumerate(state.events)]
     rnd._histories = [() for _ in range(rnd.players)]
@@ -822,6 +875,9 @@ def _deal_of(
     full = rules.deck.cards()
     if len(deck) != len(full):
         raise SaveError(f"{at}.deck", f"expected the table's {len(full)} cards, found {len(deck)}")
+    # compared as (rank, suit) pairs: the same test as comparing the cards, hashed faster
+    if Counter([(c.rank, c.suit) for c in deck]) == Counter([(c.rank, c.suit) for c in full]):
+        return deck
     extra = Counter(deck) - Counter(full)
     if extra:
         card = next(iter(extra))
