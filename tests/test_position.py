@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 import cambio
 from cambio import ActionKind, PositionError, Round, SaveError
 from cambio.position import describe
+from cambio.rules import GridRules, OpeningRules, PlayerRules, Power, Step
 from strategies import rulesets
 
 PROFILES = cambio.available_variants()
@@ -398,3 +399,51 @@ def test_a_custom_rank_name_that_positions_cannot_write_is_refused(name: str) ->
         ruleset_from_dict(
             {"deck": {"custom": {name: 4, "ok": 8}}, "values": {"rank": {name: 1, "ok": 2}}}
         )
+
+
+def test_a_round_that_ends_during_a_power_step_is_written_and_read() -> None:
+    """A snap that empties the grid in a power step ends the round with the power open.
+
+    Hypothesis found this on a one-seat table: the over position kept the ``!`` mark and
+    the reader refused it. Every card is worth 0, so every own snap matches.
+    """
+    d = cambio.RuleSet()
+    rules = attrs.evolve(
+        d,
+        players=PlayerRules(min=1, max=1, default=1),
+        values=attrs.evolve(d.values, rank=dict.fromkeys(d.values.rank, 0), red={}),
+        grid=GridRules(rows=(1,), extra=0),
+        opening=OpeningRules(positions=(), count=0, re_peek=False),
+        turn=attrs.evolve(d.turn, take_discard=False),
+        powers=attrs.evolve(
+            d.powers,
+            timing="draw",
+            optional=False,
+            table=(Power(ranks=d.deck.ranks, steps=(Step(action="swap", scope="own-other"),)),),
+        ),
+        snap=attrs.evolve(
+            d.snap,
+            when="own-turn",
+            targets="own",
+            match="value",
+            empty_grid="win",
+            penalty_cards=0,
+            penalty_peekable=False,
+        ),
+        call=attrs.evolve(d.call, allowed=False),
+    )
+    assert cambio.check_rules(rules) == []
+    ended_in_power = 0
+    for seed in range(30):
+        rng = random.Random(seed)
+        r = Round(rules, 1, seed=seed)
+        while not r.is_over:
+            r.apply(rng.choice(r.legal_action_ids()))
+        text = r.position()
+        if "!" in text:
+            ended_in_power += 1
+            rebuilt = Round.from_position(rules, text)
+            assert rebuilt.position() == text
+            assert rebuilt.is_over and rebuilt.view(0).grids == r.view(0).grids
+        play_and_rebuild(rules, 1, seed, 0.0, must_end=True)
+    assert ended_in_power > 0

@@ -823,7 +823,16 @@ class Round:
             for i, c in enumerate(row)
             if c >= 0 and not self._locked(owner * P + i)
         ]
-        scope = step.scope
+        pairs = self._swap_pairs_of_scope(p, step.scope, filled)
+        if self._penalty_blind and self.rules.snap.penalty_position == "after-grid":
+            # a penalty card past the grid stays a penalty card while its owner holds it:
+            # no swap within one hand moves it into the grid (where it would be ordinary)
+            G = self._G
+            pairs = [(a, b) for a, b in pairs if a // P != b // P or (a % P >= G) == (b % P >= G)]
+        return pairs
+
+    def _swap_pairs_of_scope(self, p: int, scope: str, filled: list[int]) -> list[tuple[int, int]]:
+        P = self._P
         own = [g for g in filled if g // P == p]
         other = [g for g in filled if g // P != p]
         if scope == "own-other":
