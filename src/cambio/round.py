@@ -81,7 +81,6 @@ from __future__ import annotations
 import enum
 import functools
 import itertools
-import json
 import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -378,8 +377,9 @@ class Round:
             # where sticking needs another player's discard cannot snap it
             self._open_window(self.starter)
         if opening.count > 0 and not self._opening_choices:
+            positions = tuple(sorted(opening.positions))
             for p in range(n):
-                self._opening_peek(p, tuple(sorted(opening.positions)))
+                self._opening_peek(p, positions)
         if self._opening_choices:
             self._phase = Phase.OPENING
             self._pending = [(self.starter + k) % n for k in range(n)]
@@ -389,20 +389,16 @@ class Round:
     def _opening_peek(self, p: int, positions: tuple[int, ...]) -> None:
         row = self._slots[p]
         bit = 1 << p
+        known, deck = self._known, self.deck
         cards = []
         for pos in positions:
             c = row[pos - 1]
-            self._known[c] |= bit
-            cards.append(self.deck[c])
+            known[c] |= bit
+            cards.append(deck[c])
         self._opening_seen[p] = positions
-        self._emit(
-            Event(
-                EventKind.OPENING_PEEK,
-                p,
-                tuple((p, pos) for pos in positions),
-                tuple(cards),
-                frozenset({p}),
-            )
+        places = tuple([(p, pos) for pos in positions])
+        self._events.append(
+            _new_event(Event, (EventKind.OPENING_PEEK, p, places, tuple(cards), self._only[p], ""))
         )
 
     def _begin_turn(self, p: int) -> None:
@@ -1748,7 +1744,9 @@ class Round:
 
     def to_json(self) -> str:
         """:meth:`to_dict` as compact JSON text."""
-        return json.dumps(self.to_dict(), separators=(",", ":"))
+        from .saving import dumps
+
+        return dumps(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], *, verify: bool = False) -> Round:

@@ -417,20 +417,8 @@ _RULES_TEXT: dict[int, tuple[weakref.ref[RuleSet], str]] = {}
 
 
 def _rules_doc(rules: RuleSet) -> dict[str, Any]:
-    """``ruleset_to_dict(rules)``, a fresh object each call; the rules are turned into
-    data once per RuleSet object (kept as JSON text, forgotten with the RuleSet)."""
-    key = id(rules)
-    hit = _RULES_TEXT.get(key)
-    if hit is None or hit[0]() is not rules:
-        from .loading import ruleset_to_dict
-
-        text = json.dumps(ruleset_to_dict(rules), separators=(",", ":"))
-
-        def forget(_ref: weakref.ref[RuleSet], cache: dict[int, Any] = _RULES_TEXT) -> None:
-            cache.pop(key, None)  # the cache bound here: it outlives the module at exit
-
-        hit = _RULES_TEXT[key] = (weakref.ref(rules, forget), text)
-    doc: dict[str, Any] = json.loads(hit[1])
+    """``ruleset_to_dict(rules)``, a fresh object each call (read from its cached text)."""
+    doc: dict[str, Any] = json.loads(_rules_text(rules))
     return doc
 
 
@@ -604,8 +592,9 @@ def _result_doc(result: RoundResult) -> dict[str, Any]:
     }
 
 
-def save_round(rnd: Round) -> dict[str, Any]:
-    """The JSON-ready document of ``rnd`` (see :meth:`cambio.Round.to_dict`)."""
+def save_round(rnd: Round, *, rules: bool = True) -> dict[str, Any]:
+    """The JSON-ready document of ``rnd`` (see :meth:`cambio.Round.to_dict`); without
+    ``rules`` the ``rules`` key is left out (:func:`dumps` writes it as text)."""
     power_index = -1
     if rnd._power_now is not None:
         power_index = rnd.rules.powers.table.index(rnd._power_now)
@@ -647,9 +636,10 @@ def save_round(rnd: Round) -> dict[str, Any]:
         "penalty_of": [list(kv) for kv in sorted(rnd._penalty_of.items())],
         "calls_owed": rnd._calls_owed,
     }
-    out: dict[str, Any] = {
-        "format": SAVE_FORMAT,
-        "rules": _rules_doc(rnd.rules),
+    out: dict[str, Any] = {"format": SAVE_FORMAT}
+    if rules:
+        out["rules"] = _rules_doc(rnd.rules)
+    out |= {
         "players": rnd.players,
         "seed": rnd.seed,
         "dealer": rnd.dealer,
@@ -983,7 +973,30 @@ def load_match(data: Any) -> Match:
 
 
 def dumps(rnd: Round) -> str:
-    return json.dumps(save_round(rnd), separators=(",", ":"))
+    """:func:`save_round` as compact JSON text (what :meth:`cambio.Round.to_json` returns).
+
+    The rules, turned into JSON once per RuleSet, are written as that text.
+    """
+    doc = save_round(rnd, rules=False)
+    head = json.dumps({"format": doc.pop("format")}, separators=(",", ":"))[:-1]
+    rest = json.dumps(doc, separators=(",", ":"))
+    return f'{head},"rules":{_rules_text(rnd.rules)},{rest[1:]}'
+
+
+def _rules_text(rules: RuleSet) -> str:
+    """``ruleset_to_dict(rules)`` as compact JSON text, made once per RuleSet object."""
+    key = id(rules)
+    hit = _RULES_TEXT.get(key)
+    if hit is None or hit[0]() is not rules:
+        from .loading import ruleset_to_dict
+
+        text = json.dumps(ruleset_to_dict(rules), separators=(",", ":"))
+
+        def forget(_ref: weakref.ref[RuleSet], cache: dict[int, Any] = _RULES_TEXT) -> None:
+            cache.pop(key, None)  # the cache bound here: it outlives the module at exit
+
+        hit = _RULES_TEXT[key] = (weakref.ref(rules, forget), text)
+    return hit[1]
 
 
 def loads_round(text: Any, *, verify: bool = False) -> Round:
