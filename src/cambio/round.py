@@ -338,7 +338,10 @@ class Round:
         self._histories: list[tuple[Event, ...]] = [() for _ in range(n)]
         self._actions: list[int] = []
         self._legal_cache: dict[int, list[int]] = {}
-        self._layout_cache: dict[int, list[int]] = {}
+        # snap and replace ids by grid layout; at the deal every round of this action
+        # space, grid size and snap reach has the same layout, so they share one cache
+        # until their own layout changes (_layout_changed gives each its own then)
+        self._layout_cache = self.space.deal_cache(self._G, self._snap_any)
         self._only = _singletons(n)
         self._per = self.space.per_player
         self._o_replace = self.space.o_replace
@@ -926,10 +929,10 @@ class Round:
         return ids
 
     def _layout_changed(self) -> None:
-        """Forget the cached snap actions: a grid gained or lost a card, or the caller
-        (whose grid a table may lock) changed."""
-        if self._layout_cache:
-            self._layout_cache = {}
+        """Forget the cached snap and replace actions: a grid gained or lost a card, or
+        the caller (whose grid a table may lock) changed. The round gets a cache of its
+        own (the one it had may be shared by rounds still at the deal's layout)."""
+        self._layout_cache = {}
 
     # ------------------------------------------------------------------ apply
     def _coerce(self, action: Action | int) -> int:
