@@ -528,7 +528,7 @@ def test_legal_snap_ids_are_the_legal_snaps() -> None:
                     assert all(r.space.is_snap(a) for a in snaps)
                     checked += len(snaps)
                 offered = [(q, r.legal_snap_ids(q)) for q in r.reactors]
-                assert r.reactor_snaps() == [(q, ids) for q, ids in offered if ids]
+                assert r.reactor_snaps() == [(q, tuple(ids)) for q, ids in offered if ids]
                 who = r.to_act
                 assert who is not None
                 options = list(r.legal_action_ids(who))

@@ -319,12 +319,12 @@ class ActionSpace:
             self._pair_base[a] = base - a - 1
             base += slots - a - 1
         self._decode_cache: dict[int, Action] = {}
-        self._deal_caches: dict[tuple[int, bool], dict[int, list[int]]] = {}
+        self._deal_caches: dict[tuple[int, bool], dict[int, tuple[int, ...]]] = {}
         self.snap_flags = bytes(self.is_snap(a) for a in range(self.size))
         """``snap_flags[id]`` is 1 for a snap's id, else 0 (:meth:`is_snap` of every id)."""
         self._encode_cache: dict[Action, int] = {}
 
-    def deal_cache(self, grid: int, snap_any: bool) -> dict[int, list[int]]:
+    def deal_cache(self, grid: int, snap_any: bool) -> dict[int, tuple[int, ...]]:
         """The cache of legal ids (by a key of the round's choosing) that every round
         with this space shares while its grids are as dealt: each seat's first ``grid``
         positions filled, nobody called; ``snap_any`` tells tables whose snaps reach

@@ -141,6 +141,8 @@ _IN_TURN: tuple[bool, ...] = tuple(ph in _TURN_PHASES for ph in Phase)
 
 _new_event = tuple.__new__  # builds an Event without its keyword-default wrapper
 
+_GLOBAL_KEY = 1 << 20  # layout cache keys: p (local snap ids), ~p (replace ids), this + p
+
 _PHASE_NAMES: tuple[str, ...] = tuple(ph.name.lower() for ph in Phase)
 """Each phase's name as views show it, by phase number."""
 
@@ -593,10 +595,10 @@ class Round:
                 out.append(p)
         return tuple(out)
 
-    def reactor_snaps(self) -> list[tuple[int, list[int]]]:
+    def reactor_snaps(self) -> list[tuple[int, tuple[int, ...]]]:
         """Each player of :attr:`reactors` that has legal snaps, in that order, with the
         ids of those snaps (:meth:`legal_snap_ids`): what a driver offers, in one call."""
-        out: list[tuple[int, list[int]]] = []
+        out: list[tuple[int, tuple[int, ...]]] = []
         phase = self._phase
         if not self._window_open or phase is Phase.OPENING or phase is Phase.OVER:
             return out
@@ -608,11 +610,19 @@ class Round:
             p = (start + k) % n
             if not self._snap_eligible(p) or (phase is Phase.GIVE and p == self._snapper):
                 continue
-            snaps = self._snap_ids(p)
+            snaps = self._snap_global(p)
             if snaps:
-                base = p * self._per
-                out.append((p, [base + s for s in snaps]))
+                out.append((p, snaps))
         return out
+
+    def _snap_global(self, p: int) -> tuple[int, ...]:
+        """:meth:`_snap_ids` as global ids (an immutable tuple, cached the same way)."""
+        key = _GLOBAL_KEY + p
+        cached = self._layout_cache.get(key)
+        if cached is None:
+            base = p * self._per
+            cached = self._layout_cache[key] = tuple([base + s for s in self._snap_ids(p)])
+        return cached
 
     # ------------------------------------------------------------------ legality
     def legal_action_ids(self, player: int | None = None) -> list[int]:
@@ -756,13 +766,13 @@ class Round:
             ids.append(base + _REPEEK)
         return ids
 
-    def _replace_ids(self, p: int, base: int) -> list[int]:
+    def _replace_ids(self, p: int, base: int) -> tuple[int, ...]:
         """``replace`` of each filled position of ``p``'s (ids, not to be changed): they
         depend on which positions hold a card only, so they are cached like the snaps."""
         cached = self._layout_cache.get(~p)
         if cached is None:
             o = base + self.space.o_replace
-            cached = [o + i for i, c in enumerate(self._slots[p]) if c >= 0]
+            cached = tuple([o + i for i, c in enumerate(self._slots[p]) if c >= 0])
             self._layout_cache[~p] = cached
         return cached
 
@@ -898,7 +908,7 @@ class Round:
                 return False
         return True
 
-    def _snap_ids(self, p: int) -> list[int]:
+    def _snap_ids(self, p: int) -> tuple[int, ...]:
         """``p``'s snap actions (local ids) on the open window: cached until a card
         leaves or enters a grid or somebody calls (see :meth:`_layout_changed`)."""
         cached = self._layout_cache.get(p)
@@ -925,8 +935,8 @@ class Round:
                         m |= 1 << i
                     ids.append(sp.o_snap_many + m)
             ids.sort()
-        self._layout_cache[p] = ids
-        return ids
+        out = self._layout_cache[p] = tuple(ids)
+        return out
 
     def _layout_changed(self) -> None:
         """Forget the cached snap and replace actions: a grid gained or lost a card, or
