@@ -415,7 +415,8 @@ class Round:
             if self._caller < 0 and not any(c >= 0 for c in self._slots[p]):
                 # the emptied hand calls now, spending this turn on it
                 self._caller = p
-                self._layout_changed()
+                if self._caller_locked:  # only a locked grid changes what may be snapped
+                    self._layout_changed()
                 self._final = self._final_queue(p)
                 self._events.append(
                     _new_event(Event, (EventKind.CALL, p, (), (), None, "empty grid"))
@@ -1484,7 +1485,8 @@ class Round:
                 self._calls_owed |= 1 << p
                 return
             self._caller = p
-            self._layout_changed()
+            if self._caller_locked:  # only a locked grid changes what may be snapped
+                self._layout_changed()
             self._final = self._final_queue(p)
             self._events.append(_new_event(Event, (EventKind.CALL, p, (), (), None, "empty grid")))
 
@@ -1510,7 +1512,8 @@ class Round:
     # --- calling and turn ends
     def _call(self, p: int) -> None:
         self._caller = p
-        self._layout_changed()
+        if self._caller_locked:  # only a locked grid changes what may be snapped
+            self._layout_changed()
         self._final = self._final_queue(p)
         self._events.append(_new_event(Event, (EventKind.CALL, p, (), (), None, "")))
         self._end_turn()
