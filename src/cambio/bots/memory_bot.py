@@ -118,6 +118,10 @@ class MemoryBot:
         self._value_of: dict[int, tuple[Card, int]] = {}
         self._team_of: tuple[int, int, frozenset[int]] | None = None
         self._pile: tuple[tuple[Card, ...], int] = ((), 0)
+        self._remembered: dict[Slot, Card] = {}
+        self._points: dict[Slot, float] = {}
+        self._slot_lists: dict[int, list[Slot]] = {}
+        self._remembered_sum = 0
         self._deck_size = 0
         self._deck_sum = 0
         # forgetful memory: slot -> (card, table turn when last seen)
@@ -217,6 +221,24 @@ class MemoryBot:
             )
             cached = self._team_of = (view.players, self.seat, team)
         self._team = cached[2]
+        # what the bot remembers on the table now, read once per decision: the card and
+        # its points per remembered slot (every estimate below reads these)
+        remembered: dict[Slot, Card] = {}
+        forgetful = self.config.memory_turns is not None
+        for owner, row in enumerate(view.grids):
+            for i, card in enumerate(row):
+                if card is not None:
+                    slot = (owner, i + 1)
+                    if forgetful:
+                        card = self._recall(slot)
+                    if card is not None:
+                        remembered[slot] = card
+        self._remembered = remembered
+        v = self._v
+        values = {slot: v(card) for slot, card in remembered.items()}
+        self._points = {slot: float(x) for slot, x in values.items()}
+        self._remembered_sum = sum(values.values())
+        self._slot_lists = {}
         self._mean = self._unseen_mean(view)
 
     def _follow(self, view: PlayerView) -> None:
@@ -268,6 +290,10 @@ class MemoryBot:
 
     def _known(self, slot: Slot) -> Card | None:
         """The card the bot remembers at ``slot`` now."""
+        return self._remembered.get(slot)
+
+    def _recall(self, slot: Slot) -> Card | None:
+        """The card the bot remembers at ``slot``, worked out from the view and memory."""
         view = self._view
         assert view is not None
         owner, position = slot
@@ -293,14 +319,8 @@ class MemoryBot:
         if view.holding is not None:
             count -= 1
             total -= v(view.holding)
-        forgetful = self.config.memory_turns is not None
-        for owner, row in enumerate(view.grids):
-            for i, card in enumerate(row):
-                if card is not None and forgetful:
-                    card = self._known((owner, i + 1))
-                if card is not None:
-                    count -= 1
-                    total -= v(card)
+        count -= len(self._remembered)
+        total -= self._remembered_sum
         if count <= 0:
             return self._deck_sum / max(1, self._deck_size)
         return total / count
@@ -338,13 +358,18 @@ class MemoryBot:
         return value
 
     def _est(self, slot: Slot) -> float:
-        card = self._known(slot)
-        return self._mean if card is None else float(self._v(card))
+        points = self._points.get(slot)
+        return self._mean if points is None else points
 
     def _slots(self, owner: int) -> list[Slot]:
-        view = self._view
-        assert view is not None
-        return [(owner, i + 1) for i, here in enumerate(view.present[owner]) if here]
+        """``owner``'s filled slots (built once per decision; not to be changed)."""
+        hit = self._slot_lists.get(owner)
+        if hit is None:
+            view = self._view
+            assert view is not None
+            hit = [(owner, i + 1) for i, here in enumerate(view.present[owner]) if here]
+            self._slot_lists[owner] = hit
+        return hit
 
     def _total(self, seats: Iterable[int]) -> float:
         return sum(self._est(s) for p in seats for s in self._slots(p))
