@@ -447,3 +447,38 @@ def test_a_round_that_ends_during_a_power_step_is_written_and_read() -> None:
             assert rebuilt.is_over and rebuilt.view(0).grids == r.view(0).grids
         play_and_rebuild(rules, 1, seed, 0.0, must_end=True)
     assert ended_in_power > 0
+
+
+def test_penalty_cards_moved_within_a_hand_round_trip() -> None:
+    """Seed 2 of the hypothesis runs: on a first-empty table a swap within one hand
+    carried a recorded penalty card past the grid, a state no position could write.
+
+    P0 holds a penalty card in grid position 3 (``#``) and one past the grid (4); its
+    seen swap of any two cards exchanges them. Both stay penalty cards: the one carried
+    into the grid is recorded, the one past the grid is one by where it lies.
+    """
+    base = cambio.load_ruleset("penalty")
+    rules = attrs.evolve(
+        base,
+        grid=GridRules(rows=(3,), extra=2),
+        opening=OpeningRules(positions=(1, 2), count=2, re_peek=False),
+        powers=attrs.evolve(
+            base.powers,
+            table=(Power(ranks=("7",), steps=(Step(action="swap", scope="any-two", seen=True),)),),
+        ),
+        snap=attrs.evolve(base.snap, penalty_position="first-empty", penalty_seen_by="all"),
+    )
+    assert cambio.check_rules(rules) == []
+    r = Round.from_position(
+        rules,
+        "4H@0,8H@0,3D@0#+9S/10C@1,KD@1,7D@1 - 7S!,2D,Joker,5C,3C,2C,8C,5H,6D,9H,AC,8S "
+        "AH,5D,2H,AD,6H,JD,KH,QH,QD,7C,QS,6S,JC,3H,7H,10S,KC,JH,4S,4D,9C,5S,QC,AS,KS,2S,"
+        "Joker,JS,8D,10D,6C,3S,9D,10H,4C power:1 0 5,5 window=0 seed=3 ply=22",
+    )
+    assert r.penalty_cards == ((0, 3),)
+    r.apply(cambio.Action(ActionKind.SWAP, 0, ((0, 3), (0, 4))))
+    assert r.hand(0)[2:4] == (cambio.Card("9", "S"), cambio.Card("3", "D"))
+    assert r.penalty_cards == ((0, 3),)  # the 9 of spades, carried into the grid
+    text = r.position()
+    assert text.startswith("4H@0,8H@0,9S@0#+3D@0/")
+    assert Round.from_position(rules, text).position() == text

@@ -1330,6 +1330,16 @@ class Round:
         if oa != ob:
             self._penalty_of.pop(ca, None)
             self._penalty_of.pop(cb, None)
+        else:
+            # within one hand a penalty card stays one: past the grid it is one by where
+            # it lies; carried into the grid it is recorded (where the table allows that)
+            G = self._G
+            into_grid_ok = self.rules.snap.penalty_position == "first-empty"
+            for c, was, now in ((ca, ia, ib), (cb, ib, ia)):
+                if now >= G:
+                    self._penalty_of.pop(c, None)
+                elif was >= G and into_grid_ok:
+                    self._penalty_of[c] = oa
         power = self._power_now
         assert power is not None
         seen_swap = power.steps[self._step].seen

@@ -409,8 +409,12 @@ class SnapRules:
     penalty_position: Literal["after-grid", "first-empty"] = "after-grid"
     """Where a penalty card goes: the first free position ``after-grid`` (numbered from
     the grid size + 1), or the ``first-empty`` position of the hand, a grid position
-    emptied by a snap included. Either way it stays a penalty card for
-    ``penalty_peekable``. Example: ``penalty_position = "first-empty"``."""
+    emptied by a snap included. Either way it is a penalty card for
+    ``penalty_peekable``. Every card past the grid is a penalty card by where it lies; a
+    swap within its owner's hand that carries one into the grid keeps it a penalty card
+    on ``first-empty`` tables and makes it ordinary on ``after-grid`` tables (where
+    ``penalty_seen_by = "others"`` offers no such swap). Example: ``penalty_position =
+    "first-empty"``."""
     empty_grid: Literal["call", "win", "end", "nothing"] = "call"
     """A grid emptied by snapping: counts as a call, wins the round at once (scoring
     0), ``end``: ends the round at once with ordinary scoring, or nothing. Example:
