@@ -444,7 +444,7 @@ class Round:
         events = self._events
         k = len(history)
         if k < len(events):
-            history = tuple(history) + tuple(e.as_seen_by(player) for e in events[k:])
+            history = history + tuple([e.as_seen_by(player) for e in events[k:]])
             self._histories[player] = history
         return history
 
