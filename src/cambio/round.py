@@ -93,7 +93,6 @@ from .actions import (
     ActionSpace,
     action_space,
     kinds_wanted,
-    opening_choices,
 )
 from .cards import Card
 from .derived import derived, shuffled_range
@@ -232,20 +231,15 @@ class Round:
         self.seed = seed
         self.dealer = dealer
         self.starter = starter
-        grid = rules.grid
-        self._G = grid.size
-        self._P = grid.max_positions
-        self._ALL = (1 << n) - 1
-        self._opening_choices = opening_choices(rules.opening.positions, rules.opening.count)
-        self.space = action_space(
-            n,
-            self._P,
-            self._opening_choices,
-            rules.turn.exchange_equal,
-            rules.snap.several,
-        )
-
         table = derived(rules)
+        cfg = table.settings
+        self._cfg = cfg
+        self._G = cfg.grid_size
+        self._P = cfg.positions
+        self._ALL = (1 << n) - 1
+        self._opening_choices = cfg.opening_choices
+        self.space = action_space(n, self._P, self._opening_choices, cfg.exchange_ok, cfg.several)
+
         if deck is None and len(table.cards) < 2:  # too few to deal; said below
             deck = ()
         if deck is None:
@@ -269,27 +263,27 @@ class Round:
                 f"a deck of {len(order)} cards cannot deal {n} grids of {self._G} and a discard"
             )
         self.deck = tuple(order)
-        powers = rules.powers
-        # Settings read on every decision, looked up once.
-        self._take_ok = rules.turn.take_discard
-        self._call_first = rules.call.allowed and rules.call.timing == "before-draw"
-        self._call_last = rules.call.allowed and rules.call.timing == "end-of-turn"
-        self._earliest = rules.call.earliest
-        self._re_peek_ok = rules.opening.re_peek
-        self._exchange_ok = rules.turn.exchange_equal
-        self._snapping = rules.snap.when != "never"
-        self._draw_timing = powers.timing == "draw"
-        self._swapped_out = powers.swapped_out
-        self._penalty_blind = rules.snap.penalty_seen_by == "others"
-        self._swapped_out_stock_only = powers.swapped_out_from == "stock"
-        self._recycling = rules.stock.on_empty == "recycle"
-        self._max_turns = rules.turn.max_turns
-        self._caller_locked = rules.call.caller_locked
-        self._snap_when = rules.snap.when
+        # Settings read on every decision: looked up once per RuleSet (see Settings),
+        # kept on the round for the hot paths
+        self._take_ok = cfg.take_ok
+        self._call_first = cfg.call_first
+        self._call_last = cfg.call_last
+        self._earliest = cfg.earliest
+        self._re_peek_ok = cfg.re_peek_ok
+        self._exchange_ok = cfg.exchange_ok
+        self._snapping = cfg.snapping
+        self._draw_timing = cfg.draw_timing
+        self._swapped_out = cfg.swapped_out
+        self._penalty_blind = cfg.penalty_blind
+        self._swapped_out_stock_only = cfg.swapped_out_stock_only
+        self._recycling = cfg.recycling
+        self._max_turns = cfg.max_turns
+        self._caller_locked = cfg.caller_locked
+        self._snap_when = cfg.snap_when
         # a snap must leave room for its penalty cards, if it is wrong
-        self._penalty_need = rules.snap.penalty_cards
-        self._penalty_first_empty = rules.snap.penalty_position == "first-empty"
-        self._snap_any = rules.snap.targets == "any"
+        self._penalty_need = cfg.penalty_need
+        self._penalty_first_empty = cfg.penalty_first_empty
+        self._snap_any = cfg.snap_any
 
         # --- mutable state -------------------------------------------------------
         G, P = self._G, self._P
@@ -373,18 +367,16 @@ class Round:
         return given + remaining
 
     def _start(self) -> None:
-        opening = self.rules.opening
         n = self.players
-        snap = self.rules.snap
-        if snap.dealt_discard and snap.when in ("any-time", "own-turn"):
+        cfg = self._cfg
+        if cfg.dealt_window:
             # the dealt card is a discard: snapped in seat order from the starter (or by
             # the starter alone in its first turn); nobody discarded it, so a table
             # where sticking needs another player's discard cannot snap it
             self._open_window(self.starter)
-        if opening.count > 0 and not self._opening_choices:
-            positions = tuple(sorted(opening.positions))
+        if cfg.opening_auto:
             for p in range(n):
-                self._opening_peek(p, positions)
+                self._opening_peek(p, cfg.opening_positions)
         if self._opening_choices:
             self._phase = Phase.OPENING
             self._pending = [(self.starter + k) % n for k in range(n)]
