@@ -122,6 +122,8 @@ class MemoryBot:
         self._points: dict[Slot, float] = {}
         self._slot_lists: dict[int, list[Slot]] = {}
         self._remembered_sum = 0
+        self._totals: dict[tuple[int, ...], float] = {}
+        self._team_index: tuple[int, list[int]] | None = None
         self._deck_size = 0
         self._deck_sum = 0
         # forgetful memory: slot -> (card, table turn when last seen)
@@ -149,6 +151,7 @@ class MemoryBot:
             self._deck_sum = sum(self._value[c.rank, c.suit] for c in cards)
             self._value_of = {}
             self._team_of = None
+            self._team_index = None
         self._learned = {}
         self._pile = ((), 0)
         self._seen_events = 0
@@ -239,6 +242,7 @@ class MemoryBot:
         self._points = {slot: float(x) for slot, x in values.items()}
         self._remembered_sum = sum(values.values())
         self._slot_lists = {}
+        self._totals = {}
         self._mean = self._unseen_mean(view)
 
     def _follow(self, view: PlayerView) -> None:
@@ -372,33 +376,44 @@ class MemoryBot:
         return hit
 
     def _total(self, seats: Iterable[int]) -> float:
-        return sum(self._est(s) for p in seats for s in self._slots(p))
+        """The estimated points of ``seats``' hands (each sum made once per decision)."""
+        key = tuple(seats)
+        hit = self._totals.get(key)
+        if hit is None:
+            est = self._est
+            hit = self._totals[key] = sum(est(s) for p in key for s in self._slots(p))
+        return hit
+
+    def _team_indices(self) -> list[int]:
+        """Each seat's team index (``scoring.team_of``), worked out once per seat count."""
+        view = self._view
+        assert view is not None
+        n = view.players
+        cached = self._team_index
+        if cached is None or cached[0] != n:
+            rules = self._rules_or_fail()
+            cached = self._team_index = (n, [team_of(rules, n, p) for p in range(n)])
+        return cached[1]
 
     def _opponent_totals(self) -> dict[int, float]:
         """Estimated total per opposing team, keyed by its lowest seat."""
-        view = self._view
-        assert view is not None
-        rules = self._rules_or_fail()
+        index = self._team_indices()
         teams: dict[int, list[int]] = {}
-        for p in range(view.players):
+        for p, t in enumerate(index):
             if p not in self._team:
-                teams.setdefault(team_of(rules, view.players, p), []).append(p)
+                teams.setdefault(t, []).append(p)
         return {min(members): self._total(members) for members in teams.values()}
 
     def _leader_order(self) -> dict[int, float]:
         """Estimated total of each opponent's team, per opponent seat."""
-        view = self._view
-        assert view is not None
-        rules = self._rules_or_fail()
+        index = self._team_indices()
         by_team: dict[int, float] = {}
         out: dict[int, float] = {}
-        for p in range(view.players):
+        for p, t in enumerate(index):
             if p in self._team:
                 continue
-            t = team_of(rules, view.players, p)
             if t not in by_team:
-                members = [q for q in range(view.players) if team_of(rules, view.players, q) == t]
-                by_team[t] = self._total(members)
+                by_team[t] = self._total([q for q, u in enumerate(index) if u == t])
             out[p] = by_team[t]
         return out
 
