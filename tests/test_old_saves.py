@@ -18,6 +18,8 @@ import pytest
 
 from cambio import Match, Round, SaveError
 from cambio.invariants import ensure_consistent
+from cambio.match import OLD_SAVE_FORMAT as OLD_MATCH_FORMAT
+from cambio.match import SAVE_FORMAT as MATCH_FORMAT
 from cambio.saving import OLD_SAVE_FORMAT, SAVE_FORMAT
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -43,7 +45,7 @@ def test_the_fixtures_are_old_saves() -> None:
     for name in ("round-v3-mid", "round-v3-end"):
         assert json.loads(_text(name))["format"] == OLD_SAVE_FORMAT != SAVE_FORMAT
     for name in ("match-v2-mid", "match-v2-end"):
-        assert json.loads(_text(name))["format"] == "cambio-match/2"
+        assert json.loads(_text(name))["format"] == OLD_MATCH_FORMAT != MATCH_FORMAT
 
 
 @pytest.mark.parametrize("verify", [False, True])
@@ -82,6 +84,9 @@ def test_an_old_match_save_loads_and_plays_on_identically() -> None:
         mid.apply(rng.choice(mid.legal_action_ids(who)))
     assert mid == end
     assert Match.from_json(mid.to_json()) == end
+    again = mid.to_dict()
+    assert again["format"] == MATCH_FORMAT and all(type(a) is int for a in again["actions"])
+    assert len(mid.to_json()) < len(_text("match-v2-end"))
 
 
 def test_an_old_save_is_read_as_strictly_as_a_new_one() -> None:

@@ -443,13 +443,16 @@ def test_a_match_save_is_strict_too() -> None:
     m = Match("practice", 3, seed=4)
     m.apply(m.legal_action_ids(m.to_act)[0])
     doc = m.to_dict()
+    other_seat = m.space.encode(cambio.Action.draw(2))  # a well-formed id, not legal now
     for path, value, where in [
         (("players",), "3", "$.players"),
         (("players",), 99, "$.players"),
         (("seed",), 4.0, "$.seed"),
-        (("actions", 0, "player"), 0.0, "$.actions[0].player"),
-        (("actions", 0, "player"), 2, "$.actions[0]"),
-        (("actions", 0, "kind"), "fly", "$.actions[0].kind"),
+        (("actions", 0), 0.0, "$.actions[0]"),
+        (("actions", 0), True, "$.actions[0]"),
+        (("actions", 0), other_seat, "$.actions[0]"),
+        (("actions", 0), 10**6, "$.actions[0]"),
+        (("actions", 0), -1, "$.actions[0]"),
     ]:
         bad = json.loads(json.dumps(doc))
         _set(bad, path, value)
@@ -457,6 +460,18 @@ def test_a_match_save_is_strict_too() -> None:
             Match.from_dict(bad)
         assert info.value.path == where, str(info.value)
     assert Match.from_dict(doc) == m
+    old = json.loads((FIXTURES / "match-v2-mid.json").read_text())  # actions as objects
+    for path, value, where in [
+        (("actions", 0, "player"), 0.0, "$.actions[0].player"),
+        (("actions", 0, "player"), 2, "$.actions[0]"),
+        (("actions", 0, "kind"), "fly", "$.actions[0].kind"),
+        (("actions", 0), 0, "$.actions[0]"),
+    ]:
+        bad = json.loads(json.dumps(old))
+        _set(bad, path, value)
+        with pytest.raises(SaveError) as info:
+            Match.from_dict(bad)
+        assert info.value.path == where, str(info.value)
 
 
 def test_every_profile_round_trips_through_a_checked_load() -> None:

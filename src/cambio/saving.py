@@ -893,7 +893,9 @@ class SavedMatch:
     rules: dict[str, Any]
     players: int
     seed: int
-    actions: list[SavedAction]
+    actions: list[Any]
+    """The action ids in the match's space (``cambio-match/3``), or :class:`SavedAction`
+    objects (``cambio-match/2``); checked as they are replayed."""
     decks: list[list[Card] | None] = attrs.field(factory=list)
     changes: list[SavedChange] = attrs.field(factory=list)
 
@@ -905,15 +907,19 @@ def load_match(data: Any) -> Match:
     own checks. Any problem raises :class:`~cambio.errors.SaveError` at its JSON path.
     """
     from .actions import Action, ActionKind
+    from .match import OLD_SAVE_FORMAT as OLD_MATCH_FORMAT
     from .match import SAVE_FORMAT as MATCH_FORMAT
     from .match import Match
 
     check_shape(data)
     if not isinstance(data, dict):
         raise SaveError("$", f"expected a saved match (an object), found {_found(data)}")
-    if data.get("format") != MATCH_FORMAT:
+    if data.get("format") not in (MATCH_FORMAT, OLD_MATCH_FORMAT):
         raise SaveError("$.format", f"not a saved match (expected format {MATCH_FORMAT!r})")
     doc: SavedMatch = _object(data, SavedMatch, "$")
+    compact = doc.format == MATCH_FORMAT
+    if compact:
+        _structure(doc.actions, list[int], "$.actions")
     rules = rules_from_save(doc.rules, "$.rules")
     _deal_of(rules, doc.players, 0, 0, None, "$")
     for k, deck in enumerate(doc.decks):
@@ -958,11 +964,21 @@ def load_match(data: Any) -> Match:
                 raise SaveError(f"$.changes[{c}]", f"cannot be applied: {exc}") from None
         if k == len(doc.actions):
             break
-        a = doc.actions[k]
-        try:
-            action = Action(ActionKind(a.kind), a.player, tuple(a.positions))
-        except ValueError:
-            raise SaveError(f"$.actions[{k}].kind", f"unknown action kind {a.kind!r}") from None
+        raw = doc.actions[k]
+        action: Action | int
+        if compact:
+            if not 0 <= raw < match.space.size:
+                size = match.space.size
+                raise SaveError(
+                    f"$.actions[{k}]", f"not an action id of this match (0 to {size - 1})"
+                )
+            action = raw
+        else:
+            a: SavedAction = _object(raw, SavedAction, f"$.actions[{k}]")
+            try:
+                action = Action(ActionKind(a.kind), a.player, tuple(a.positions))
+            except ValueError:
+                raise SaveError(f"$.actions[{k}].kind", f"unknown action kind {a.kind!r}") from None
         if match.is_over:
             raise SaveError(f"$.actions[{k}]", "the match is already over")
         try:
