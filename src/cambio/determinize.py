@@ -818,6 +818,7 @@ class InfoSet:
         d["_histories"] = histories
         d["_actions"] = []
         d["_legal_cache"] = {}
+        d["_layout_cache"] = {}
         rnd = object.__new__(Round)
         rnd.__dict__.update(d)
         return rnd
