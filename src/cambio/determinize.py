@@ -52,6 +52,12 @@ from .views import PlayerView
 __all__ = ["DeterminizeError", "InfoSet", "determinize"]
 
 
+Grids = tuple[tuple[tuple[int, bool], ...], ...]
+"""Each player's cards as ``(slot, whether a given player knew it)`` pairs."""
+Evidence = tuple[str, int, int, int, bool, bool, Grids]
+"""One choice of another player, as :attr:`InfoSet.evidence` records it."""
+
+
 class DeterminizeError(ValueError):
     """The view cannot come from a round of these rules (wrong table, a forged view)."""
 
@@ -214,6 +220,12 @@ class InfoSet:
         owed = 0  # players owed a call at their next turn (snap.empty_grid_calls)
         snap_rules = rules.snap
         call_last = rules.call.allowed and rules.call.timing == "end-of-turn"
+        call_first = rules.call.allowed and rules.call.timing == "before-draw"
+        evidence: list[Evidence] = []
+
+        def grids(q: int) -> Grids:
+            bit = 1 << q
+            return tuple(tuple((v, bool(known[v] & bit)) for v in row if v >= 0) for row in slots)
 
         def at(place: tuple[int, int], k: int) -> int:
             o, pos = place
@@ -282,6 +294,8 @@ class InfoSet:
                 current, phase = p, Phase.TURN
                 owed &= ~(1 << p)
             elif kind == EventKind.DRAW:
+                if p != me and call_first and caller < 0:
+                    evidence.append(("nocall", p, -1, -1, False, False, grids(p)))
                 if not stock:
                     raise self._fail(k, "a draw from an empty stock")
                 drawn = stock.pop()
@@ -299,6 +313,8 @@ class InfoSet:
                     else:
                         hp = hidden[drawn] = _HiddenPower(p)
             elif kind == EventKind.TAKE:
+                if p != me and call_first and caller < 0:
+                    evidence.append(("nocall", p, -1, -1, False, False, grids(p)))
                 if not discard:
                     raise self._fail(k, "a take from an empty discard pile")
                 drawn = discard.pop()
@@ -316,6 +332,8 @@ class InfoSet:
                 if kind == EventKind.REPLACE:
                     o, pos = e.positions[0]
                     old = at(e.positions[0], k)
+                    if p != me and o == p:
+                        evidence.append(("keep", p, drawn, old, from_stock, False, grids(p)))
                     slots[o][pos - 1] = drawn
                     discard.append(old)
                     known[old] = ALL
@@ -323,6 +341,8 @@ class InfoSet:
                     vars_ = (old,)
                     open_window(p)
                 elif kind == EventKind.DISCARD:
+                    if p != me and from_stock:
+                        evidence.append(("drop", p, drawn, -1, False, False, grids(p)))
                     discard.append(drawn)
                     known[drawn] = ALL
                     vars_ = (drawn,)
@@ -374,6 +394,20 @@ class InfoSet:
             elif kind == EventKind.SWAP:
                 (oa, ia), (ob, ib) = e.positions
                 va, vb = at(e.positions[0], k), at(e.positions[1], k)
+                if p != me and hp is None and e.note != "seen" and (oa == p) != (ob == p):
+                    mine_, theirs = (va, vb) if oa == p else (vb, va)
+                    bit = 1 << p
+                    evidence.append(
+                        (
+                            "swap",
+                            p,
+                            mine_,
+                            theirs,
+                            bool(known[mine_] & bit),
+                            bool(known[theirs] & bit),
+                            (),
+                        )
+                    )
                 slots[oa][ia - 1], slots[ob][ib - 1] = vb, va
                 if oa != ob:
                     penalty_of.pop(va, None)
@@ -441,7 +475,8 @@ class InfoSet:
                 caller = p
                 final = self._final_queue(rules, p, current)
             elif kind == EventKind.PASS:
-                pass  # the next TURN event ends the turn
+                if p != me and call_last and caller < 0:
+                    evidence.append(("nocall", p, -1, -1, False, False, grids(p)))
             elif kind == EventKind.RE_PEEK:
                 repeek |= 1 << p
                 vars_ = tuple(at(pl, k) for pl in e.positions)
@@ -501,6 +536,16 @@ class InfoSet:
         if view.holding is not None:
             fixed[drawn] = view.holding
 
+        self.evidence = evidence
+        """What other players' choices suggest about cards the viewer has not seen, as
+        read from the history (for a search that weighs its samples; see
+        :mod:`cambio.bots.search_bot`), each ``(kind, p, a, b, flag, flag2, grids)``:
+        ``"keep"``: ``p`` replaced card ``b`` by the card ``a`` it held (``flag``: drawn
+        from the stock); ``"drop"``: ``p`` discarded the card ``a`` it drew;
+        ``"swap"``: ``p`` swapped its card ``a`` blind with another's card ``b``
+        (``flag``, ``flag2``: whether ``p`` knew them); ``"nocall"``: ``p`` could call
+        and did not. Cards are slot numbers of :meth:`assignment`; ``grids`` holds each
+        player's cards then as ``(slot, p knew it)`` pairs (empty for a swap)."""
         self._N = N
         self._slots = slots
         self._discard = discard
@@ -595,6 +640,8 @@ class InfoSet:
         tid = {c: i for i, c in enumerate(faces)}
         self._faces = faces
         self._tval = [self._cards[c][0] for c in faces]
+        deck = self.proto.deck
+        self._deck_mean = sum(self._cards[c][0] for c in deck) / max(1, len(deck))
         self._tkey = [self._cards[c][1] for c in faces]
         self._tpow = [self._cards[c][2] for c in faces]
         fixed = [-1 if c is None else tid[c] for c in self._fixed]
@@ -731,9 +778,33 @@ class InfoSet:
             phys[pc] if pc >= 0 else -1,
         )
 
+    def assignment(self, rng: random.Random) -> list[int]:
+        """A face for every slot, drawn uniformly like :meth:`sample` draws them: an
+        index into :attr:`face_values` (a search may weigh it before building the round
+        with :meth:`build`)."""
+        return self._assign(rng)
+
+    @property
+    def face_values(self) -> list[int]:
+        """The value of each face an :meth:`assignment` names."""
+        return self._tval
+
+    @property
+    def face_powers(self) -> list[Power | None]:
+        """The power of each face an :meth:`assignment` names (``None``: no power)."""
+        return self._tpow
+
+    @property
+    def deck_mean(self) -> float:
+        """The mean value of the table's deck."""
+        return self._deck_mean
+
     def sample(self, rng: random.Random) -> Round:
         """One round drawn uniformly from those the view cannot tell apart."""
-        assign = self._assign(rng)
+        return self.build(self._assign(rng), rng)
+
+    def build(self, assign: list[int], rng: random.Random) -> Round:
+        """The round of an :meth:`assignment` (its stock's future drawn from ``rng``)."""
         N = self._N
         phys: list[int] | None = None
         if self._layout_fixed is not None:

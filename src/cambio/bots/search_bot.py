@@ -88,6 +88,20 @@ class SearchBotConfig:
     over them calls too early; by default it may only hold back a call."""
     max_decisions: int = attrs.field(default=400, validator=_positive)
     """A playout longer than this is scored as it stands."""
+    oversample: int = attrs.field(default=4, validator=_positive)
+    """Uniform samples drawn per sample kept: the kept ones are chosen in proportion
+    to how well they explain the other players' choices (1: keep every uniform
+    sample)."""
+    softness: float = 1.5
+    """Points over which a modelled player's choice goes from unlikely to likely."""
+    floor: float = 0.05
+    """The least chance the model gives any recorded choice."""
+    power_bonus: float = 1.5
+    """What the model thinks a player values a drawn card's power at."""
+    call_threshold: float = 11.0
+    """The model's player calls when its estimated total is at most this ..."""
+    call_margin: float = 5.0
+    """... and this much below its estimate of every other total."""
 
 
 class SearchBot:
@@ -156,9 +170,10 @@ class SearchBot:
         k = len(choices)
         samples = max(cfg.min_samples, cfg.playouts // k)
         deadline = None if cfg.time_limit is None else time.perf_counter() + cfg.time_limit
+        worlds = self._worlds(info, samples, rng)
         results: list[list[float]] = [[] for _ in range(k)]
-        for _ in range(samples):
-            world = info.sample(rng)
+        for assign in worlds:
+            world = info.build(assign, rng)
             ids = [world.space.encode(a) for a in choices]
             seed = rng.getrandbits(64)
             for j, aid in enumerate(ids):
@@ -174,6 +189,92 @@ class SearchBot:
             if best != p and not _clearly_better(results[best], results[p], cfg, k):
                 return prior
         return choices[best]
+
+    def _worlds(self, info: InfoSet, count: int, rng: random.Random) -> list[list[int]]:
+        """``count`` card assignments drawn from ``info``, weighed by how well they
+        explain the other players' choices (sampling importance resampling): the
+        uniform samples are ``oversample`` times as many, and each is kept with a
+        chance in proportion to its weight (:func:`evidence_log_weight`)."""
+        cfg = self.config
+        if cfg.oversample <= 1 or not info.evidence:
+            return [info.assignment(rng) for _ in range(count)]
+        pool = [info.assignment(rng) for _ in range(count * cfg.oversample)]
+        logs = [evidence_log_weight(info, a, cfg) for a in pool]
+        top = max(logs)
+        weights = [math.exp(x - top) for x in logs]
+        total = sum(weights)
+        step = total / count
+        x = rng.random() * step
+        chosen: list[list[int]] = []
+        acc = 0.0
+        for assign, w in zip(pool, weights, strict=True):
+            acc += w
+            while x < acc and len(chosen) < count:
+                chosen.append(assign)
+                x += step
+        while len(chosen) < count:  # rounding at the end of the systematic sweep
+            chosen.append(pool[-1])
+        return chosen
+
+
+def _sig(x: float) -> float:
+    if x >= 0:
+        return 1.0 / (1.0 + math.exp(-x))
+    z = math.exp(x)
+    return z / (1.0 + z)
+
+
+def evidence_log_weight(info: InfoSet, assign: list[int], cfg: SearchBotConfig) -> float:
+    """The log-likelihood of the other players' recorded choices (:attr:`InfoSet.evidence`)
+    if the hidden cards were ``assign``, under a model of a sensible player: it keeps a
+    drawn card only when it is lower than the card it replaces, replaces its highest
+    card, discards a drawn card only when no card it knows is much higher, swaps blind
+    only a high card of its own, and calls as soon as it knows it is clearly ahead.
+
+    Each choice's chance is a logistic curve of the point gap (``cfg.softness`` points
+    wide) and never falls below ``cfg.floor``, so a player who plays otherwise weakens
+    the weights instead of ruling samples out.
+    """
+    fv = info.face_values
+    fp = info.face_powers
+    mean = info.deck_mean
+    T = cfg.softness
+    floor = cfg.floor
+    log = math.log
+    total = 0.0
+
+    def est(v: int, knew: bool) -> float:
+        return fv[assign[v]] if knew else mean
+
+    for kind, p, a, b, flag, flag2, grids in info.evidence:
+        if kind == "keep":
+            grid = grids[p]
+            knew_old = any(u == b and kb for u, kb in grid)
+            worst = est(b, knew_old)
+            if flag:  # drawn from the stock: kept because it was lower
+                total += log(max(floor, _sig((worst - fv[assign[a]] - 0.5) / T)))
+            for u, kb in grid:  # the card replaced was its highest
+                if kb and u != b:
+                    total += log(max(floor, _sig((worst - fv[assign[u]] + 0.5) / T)))
+        elif kind == "drop":
+            dv = fv[assign[a]]
+            bonus = cfg.power_bonus if fp[assign[a]] is not None else 0.0
+            for u, kb in grids[p]:  # no card it knew was much higher
+                if kb:
+                    total += log(max(floor, _sig((dv + 0.5 + bonus - fv[assign[u]]) / T)))
+        elif kind == "swap":
+            if flag:  # it sent away a card it knew: a high one
+                gain = fv[assign[a]] - est(b, flag2)
+                total += log(max(floor, _sig((gain - 2.0) / T)))
+        elif kind == "nocall":
+            sums = [sum(est(u, kb) for u, kb in row) for row in grids]
+            mine = sums[p]
+            others = min((t for q, t in enumerate(sums) if q != p), default=mine)
+            call = _sig((cfg.call_threshold - mine) / T) * _sig(
+                (others - cfg.call_margin - mine) / T
+            )
+            total += log(max(floor, 1.0 - call))
+    return total
 
 
 def _clearly_better(
