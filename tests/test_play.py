@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import io
-import json
 import itertools
+import json
 import os
 import re
 import subprocess
