@@ -96,6 +96,46 @@ def _card_table(rules: RuleSet) -> dict[Card, tuple[int, object, Power | None]]:
     return table
 
 
+_FACES: dict[int, tuple[RuleSet, _Faces]] = {}
+_Faces = tuple[
+    list[Card],
+    dict[Card, int],
+    list[int],
+    list[object],
+    list[Power | None],
+    list[int],
+    float,
+]
+
+
+def _faces(rules: RuleSet, proto: Round) -> _Faces:
+    """The table's distinct cards in a fixed order, their index, value, snap key and
+    power, how many of each the deck holds, and the deck's mean value (per table)."""
+    hit = _FACES.get(id(rules))
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    if len(_FACES) > 64:
+        _FACES.clear()
+    cards = _card_table(rules)
+    faces = sorted(cards, key=lambda c: (c.rank, c.suit))
+    tid = {c: i for i, c in enumerate(faces)}
+    bag = [0] * len(faces)
+    for c in proto.deck:
+        bag[tid[c]] += 1
+    deck = proto.deck
+    out: _Faces = (
+        faces,
+        tid,
+        [cards[c][0] for c in faces],
+        [cards[c][1] for c in faces],
+        [cards[c][2] for c in faces],
+        bag,
+        sum(cards[c][0] for c in deck) / max(1, len(deck)),
+    )
+    _FACES[id(rules)] = (rules, out)
+    return out
+
+
 def _step_fits(step: Step, kind: str, actor: int, places: Sequence[tuple[int, int]]) -> bool:
     """Whether a power step could have produced a peek or swap the viewer saw."""
     if step.action != kind:
@@ -157,7 +197,7 @@ class InfoSet:
     hidden any more).
     """
 
-    def __init__(self, view: PlayerView, rules: RuleSet) -> None:
+    def __init__(self, view: PlayerView, rules: RuleSet, *, evidence: bool = False) -> None:
         if not isinstance(view, PlayerView):
             raise TypeError(f"expected a PlayerView, got {view!r}")
         if not isinstance(rules, RuleSet):
@@ -176,6 +216,7 @@ class InfoSet:
         if view.grid_size != proto._G:
             raise DeterminizeError(f"the view's grids hold {view.grid_size} cards, not {proto._G}")
         self._cards = _card_table(rules)
+        self._record = evidence
         self._read(view, rules, proto)
 
     # ------------------------------------------------------------------ reading
@@ -220,7 +261,8 @@ class InfoSet:
         owed = 0  # players owed a call at their next turn (snap.empty_grid_calls)
         snap_rules = rules.snap
         call_last = rules.call.allowed and rules.call.timing == "end-of-turn"
-        call_first = rules.call.allowed and rules.call.timing == "before-draw"
+        record = self._record
+        call_first = record and rules.call.allowed and rules.call.timing == "before-draw"
         evidence: list[Evidence] = []
 
         def grids(q: int) -> Grids:
@@ -332,7 +374,7 @@ class InfoSet:
                 if kind == EventKind.REPLACE:
                     o, pos = e.positions[0]
                     old = at(e.positions[0], k)
-                    if p != me and o == p:
+                    if record and p != me and o == p:
                         evidence.append(("keep", p, drawn, old, from_stock, False, grids(p)))
                     slots[o][pos - 1] = drawn
                     discard.append(old)
@@ -341,7 +383,7 @@ class InfoSet:
                     vars_ = (old,)
                     open_window(p)
                 elif kind == EventKind.DISCARD:
-                    if p != me and from_stock:
+                    if record and p != me and from_stock:
                         evidence.append(("drop", p, drawn, -1, False, False, grids(p)))
                     discard.append(drawn)
                     known[drawn] = ALL
@@ -394,7 +436,13 @@ class InfoSet:
             elif kind == EventKind.SWAP:
                 (oa, ia), (ob, ib) = e.positions
                 va, vb = at(e.positions[0], k), at(e.positions[1], k)
-                if p != me and hp is None and e.note != "seen" and (oa == p) != (ob == p):
+                if (
+                    record
+                    and p != me
+                    and hp is None
+                    and e.note != "seen"
+                    and (oa == p) != (ob == p)
+                ):
                     mine_, theirs = (va, vb) if oa == p else (vb, va)
                     bit = 1 << p
                     evidence.append(
@@ -475,7 +523,7 @@ class InfoSet:
                 caller = p
                 final = self._final_queue(rules, p, current)
             elif kind == EventKind.PASS:
-                if p != me and call_last and caller < 0:
+                if record and p != me and call_last and caller < 0:
                     evidence.append(("nocall", p, -1, -1, False, False, grids(p)))
             elif kind == EventKind.RE_PEEK:
                 repeek |= 1 << p
@@ -636,14 +684,10 @@ class InfoSet:
     # ------------------------------------------------------------------ sampling
     def _prepare(self) -> None:
         """Work out once what every sample shares: the bags to draw from, the layout."""
-        faces = sorted(self._cards, key=lambda c: (c.rank, c.suit))
-        tid = {c: i for i, c in enumerate(faces)}
+        faces, tid, self._tval, self._tkey, self._tpow, deck_bag, self._deck_mean = _faces(
+            self.rules, self.proto
+        )
         self._faces = faces
-        self._tval = [self._cards[c][0] for c in faces]
-        deck = self.proto.deck
-        self._deck_mean = sum(self._cards[c][0] for c in deck) / max(1, len(deck))
-        self._tkey = [self._cards[c][1] for c in faces]
-        self._tpow = [self._cards[c][2] for c in faces]
         fixed = [-1 if c is None else tid[c] for c in self._fixed]
         self._fixed_t = fixed
         members: list[list[int]] = [[] for _ in self._pools]
@@ -651,11 +695,10 @@ class InfoSet:
             members[k].append(v)
         self._draws: list[tuple[list[int], list[int], list[int], list[int]]] = []
         for k, group in enumerate(members):
-            bag = [0] * len(faces)
             if k == 0:
-                for c in self.proto.deck:
-                    bag[tid[c]] += 1
+                bag = deck_bag[:]
             else:
+                bag = [0] * len(faces)
                 for v in self._pools[k]:
                     if fixed[v] < 0:
                         raise DeterminizeError("a recycled card that nobody saw")

@@ -171,7 +171,7 @@ class SearchBot:
         clearly better (see :attr:`SearchBotConfig.margin` and ``confidence``).
         """
         cfg = self.config
-        info = InfoSet(view, rules)
+        info = InfoSet(view, rules, evidence=cfg.oversample > 1)
         rng = self._rng
         seat = view.player
         k = len(choices)
