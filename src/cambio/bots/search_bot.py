@@ -66,10 +66,10 @@ class SearchBotConfig:
     """The knobs of a :class:`SearchBot`.
 
     >>> SearchBotConfig().playouts
-    96
+    160
     """
 
-    playouts: int = attrs.field(default=96, validator=_positive)
+    playouts: int = attrs.field(default=160, validator=_positive)
     """Playouts per decision, shared among the candidate actions (each sampled round is
     played once per candidate)."""
     min_samples: int = attrs.field(default=8, validator=_positive)
@@ -86,10 +86,11 @@ class SearchBotConfig:
     """The phases in which the bot searches; elsewhere (placing a card, the opening,
     giving a card) it plays the MemoryBot's choice. ``"drawn"`` and ``"taken"`` add the
     placement of a card."""
-    eager_calls: bool = False
-    """Whether the search may call where the MemoryBot would not. Uniform samples make
-    the opponents' hidden cards look worse than a sensible player's are, so a search
-    over them calls too early; by default it may only hold back a call."""
+    eager_calls: bool = True
+    """Whether the search may call where its :attr:`style` would not (else it may only
+    hold back a call). Uniform samples make the opponents' hidden cards look worse than
+    a sensible player's are, and a search over them calls too early; the samples
+    weighed by the other players' choices (:attr:`oversample`) are close enough."""
     max_decisions: int = attrs.field(default=400, validator=_positive)
     """A playout longer than this is scored as it stands."""
     oversample: int = attrs.field(default=4, validator=_positive)
