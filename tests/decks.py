@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
+import attrs
+
+import cambio
 from cambio import Round, RuleSet
 
 
@@ -24,3 +28,15 @@ def position(rules: RuleSet | str, *fields: str) -> Round:
     in ``...`` (every card not written elsewhere, face down).
     """
     return Round.from_position(rules, " ".join(fields))
+
+
+def table(base: str | RuleSet = "practice", **sections: dict[str, Any]) -> RuleSet:
+    """A bundled profile (or a RuleSet) with fields of some sections changed."""
+    rules = cambio.load_ruleset(base) if isinstance(base, str) else base
+    changes = {
+        section: attrs.evolve(getattr(rules, section), **fields)
+        for section, fields in sections.items()
+    }
+    out = attrs.evolve(rules, **changes)
+    assert cambio.check_rules(out) == []
+    return out

@@ -11,7 +11,7 @@ import jsonschema
 
 from cambio.protocol import schema
 
-__all__ = ["StdioEngine", "check_reply"]
+__all__ = ["SEAT_REFUSALS", "StdioEngine", "check_reply"]
 
 _DOC = schema()
 jsonschema.Draft202012Validator.check_schema(_DOC)
@@ -20,6 +20,24 @@ _VALIDATORS = {
     for name in _DOC["$defs"]
     if name.startswith("reply.")
 }
+
+
+# What a seat's socket refuses, and with which code: the in-process and the live server
+# tests send every one of these (a str is sent as written, a dict as JSON).
+SEAT_REFUSALS: tuple[tuple[str | dict[str, Any], str], ...] = (
+    ({"type": "hello", "protocol": 9}, "unsupported-version"),
+    ("{", "bad-json"),
+    ("7", "bad-message"),
+    ("[7]", "bad-message"),
+    ("x" * 4001, "too-large"),
+    ({"type": "dance"}, "unknown-type"),
+    ({"type": "view", "extra": 1}, "bad-field"),
+    ({"type": "act", "at": 0}, "missing-field"),
+    *(({"type": kind}, "forbidden") for kind in ("save", "create", "load", "close")),
+    ({"type": "view", "table": "elsewhere"}, "forbidden"),
+    ({"type": "view", "seat": 1}, "wrong-seat"),
+    ({"type": "next-round"}, "not-between-rounds"),
+)
 
 
 def check_reply(reply: dict[str, Any]) -> dict[str, Any]:

@@ -31,6 +31,7 @@ from cambio.rules import (
     GridRules,
     MatchRules,
     OpeningRules,
+    PeekScope,
     PlayerRules,
     Power,
     PowerRules,
@@ -39,6 +40,7 @@ from cambio.rules import (
     SnapRules,
     Step,
     StockRules,
+    SwapScope,
     TeamRules,
     TieBreak,
     TurnRules,
@@ -57,16 +59,8 @@ __all__ = [
     "rulesets",
 ]
 
-PEEK_SCOPES = ("own", "other", "any")
-SWAP_SCOPES = (
-    "own-other",
-    "any-two",
-    "peeked-pair",
-    "peeked-any",
-    "peeked-own",
-    "peeked-other",
-    "other-other",
-)
+PEEK_SCOPES: tuple[str, ...] = get_args(PeekScope)
+SWAP_SCOPES: tuple[str, ...] = get_args(SwapScope)
 TIE_BREAKS: tuple[str, ...] = get_args(TieBreak)
 
 

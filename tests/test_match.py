@@ -18,7 +18,7 @@ import pytest
 
 import cambio
 import cambio.match
-from cambio import Action, ActionKind, IllegalActionError, Match, RuleSet
+from cambio import Action, ActionKind, IllegalActionError, Match, Round, RuleSet
 from cambio.match import MatchEventKind
 from cambio.rules import MatchRules, ScoringRules
 from decks import deal
@@ -257,6 +257,8 @@ PENALTY_DECKS = [
 
 
 def penalty_match(rules: RuleSet) -> Match:
+    # the scripted decks were written for seat 0 dealing the first round
+    rules = attrs.evolve(rules, match=attrs.evolve(rules.match, first_dealer="first-seat"))
     m = Match(rules, players=3, seed=5, decks=PENALTY_DECKS)
     assert (m.dealer, m.starter) == (0, 1)
     play_round(m, caller=1)
@@ -407,7 +409,9 @@ def test_extra_rounds_stop_at_the_cap_and_the_tied_share(monkeypatch: pytest.Mon
 
 
 def test_share_ends_a_tied_match_at_once() -> None:
-    rules = attrs.evolve(sharing_tie_rules(), match=MatchRules(end="rounds", rounds=1))
+    rules = attrs.evolve(
+        sharing_tie_rules(), match=MatchRules(end="rounds", rounds=1, first_dealer="first-seat")
+    )
     m = Match(rules, players=3, seed=2, decks=[TIE_DECK])
     play_round(m, caller=1)
     res = m.result
@@ -425,9 +429,9 @@ def test_the_deal_rotates_clockwise_every_round() -> None:
         quick_round(m)
     res = m.result
     assert res is not None
-    assert [r.dealer for r in res.rounds] == [0, 1, 2, 3, 0, 1]
-    assert [r.starter for r in res.rounds] == [1, 2, 3, 0, 1, 2]
-    assert [e.note for e in m.events if e.kind == MatchEventKind.DEALER] == ["first seat"]
+    assert [r.dealer for r in res.rounds] == [3, 0, 1, 2, 3, 0]
+    assert [r.starter for r in res.rounds] == [0, 1, 2, 3, 0, 1]
+    assert [e.note for e in m.events if e.kind == MatchEventKind.DEALER] == ["last seat"]
 
 
 def test_a_random_first_dealer_comes_from_the_seed() -> None:
@@ -580,7 +584,9 @@ def test_a_team_out_leaves_partnerships_intact() -> None:
 # --------------------------------------------------------------------------- single
 def test_a_single_round_match_is_its_round() -> None:
     m = Match("practice", players=3, seed=9)
-    assert (m.dealer, m.starter) == (0, 1)
+    # a match's first round starts where a lone round does
+    lone = Round(cambio.load_ruleset("practice"), 3, seed=9)
+    assert (m.dealer, m.starter) == (lone.dealer, lone.starter) == (2, 0)
     quick_round(m)
     res = m.result
     assert res is not None

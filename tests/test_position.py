@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 import cambio
 from cambio import ActionKind, PositionError, Round, SaveError
 from cambio.position import describe
+from cambio.rules import GridRules, OpeningRules, PlayerRules, Power, Step
 from strategies import rulesets
 
 PROFILES = cambio.available_variants()
@@ -398,3 +399,86 @@ def test_a_custom_rank_name_that_positions_cannot_write_is_refused(name: str) ->
         ruleset_from_dict(
             {"deck": {"custom": {name: 4, "ok": 8}}, "values": {"rank": {name: 1, "ok": 2}}}
         )
+
+
+def test_a_round_that_ends_during_a_power_step_is_written_and_read() -> None:
+    """A snap that empties the grid in a power step ends the round with the power open.
+
+    Hypothesis found this on a one-seat table: the over position kept the ``!`` mark and
+    the reader refused it. Every card is worth 0, so every own snap matches.
+    """
+    d = cambio.RuleSet()
+    rules = attrs.evolve(
+        d,
+        players=PlayerRules(min=1, max=1, default=1),
+        values=attrs.evolve(d.values, rank=dict.fromkeys(d.values.rank, 0), red={}),
+        grid=GridRules(rows=(1,), extra=0),
+        opening=OpeningRules(positions=(), count=0, re_peek=False),
+        turn=attrs.evolve(d.turn, take_discard=False),
+        powers=attrs.evolve(
+            d.powers,
+            timing="draw",
+            optional=False,
+            table=(Power(ranks=d.deck.ranks, steps=(Step(action="swap", scope="own-other"),)),),
+        ),
+        snap=attrs.evolve(
+            d.snap,
+            when="own-turn",
+            targets="own",
+            match="value",
+            empty_grid="win",
+            penalty_cards=0,
+            penalty_peekable=False,
+        ),
+        call=attrs.evolve(d.call, allowed=False),
+    )
+    assert cambio.check_rules(rules) == []
+    ended_in_power = 0
+    for seed in range(30):
+        rng = random.Random(seed)
+        r = Round(rules, 1, seed=seed)
+        while not r.is_over:
+            r.apply(rng.choice(r.legal_action_ids()))
+        text = r.position()
+        if "!" in text:
+            ended_in_power += 1
+            rebuilt = Round.from_position(rules, text)
+            assert rebuilt.position() == text
+            assert rebuilt.is_over and rebuilt.view(0).grids == r.view(0).grids
+        play_and_rebuild(rules, 1, seed, 0.0, must_end=True)
+    assert ended_in_power > 0
+
+
+def test_penalty_cards_moved_within_a_hand_round_trip() -> None:
+    """Seed 2 of the hypothesis runs: on a first-empty table a swap within one hand
+    carried a recorded penalty card past the grid, a state no position could write.
+
+    P0 holds a penalty card in grid position 3 (``#``) and one past the grid (4); its
+    seen swap of any two cards exchanges them. Both stay penalty cards: the one carried
+    into the grid is recorded, the one past the grid is one by where it lies.
+    """
+    base = cambio.load_ruleset("penalty")
+    rules = attrs.evolve(
+        base,
+        grid=GridRules(rows=(3,), extra=2),
+        opening=OpeningRules(positions=(1, 2), count=2, re_peek=False),
+        powers=attrs.evolve(
+            base.powers,
+            table=(Power(ranks=("7",), steps=(Step(action="swap", scope="any-two", seen=True),)),),
+        ),
+        snap=attrs.evolve(base.snap, penalty_position="first-empty", penalty_seen_by="all"),
+    )
+    assert cambio.check_rules(rules) == []
+    r = Round.from_position(
+        rules,
+        "4H@0,8H@0,3D@0#+9S/10C@1,KD@1,7D@1 - 7S!,2D,Joker,5C,3C,2C,8C,5H,6D,9H,AC,8S "
+        "AH,5D,2H,AD,6H,JD,KH,QH,QD,7C,QS,6S,JC,3H,7H,10S,KC,JH,4S,4D,9C,5S,QC,AS,KS,2S,"
+        "Joker,JS,8D,10D,6C,3S,9D,10H,4C power:1 0 5,5 window=0 seed=3 ply=22",
+    )
+    assert r.penalty_cards == ((0, 3),)
+    r.apply(cambio.Action(ActionKind.SWAP, 0, ((0, 3), (0, 4))))
+    assert r.hand(0)[2:4] == (cambio.Card("9", "S"), cambio.Card("3", "D"))
+    assert r.penalty_cards == ((0, 3),)  # the 9 of spades, carried into the grid
+    text = r.position()
+    assert text.startswith("4H@0,8H@0,9S@0#+3D@0/")
+    assert Round.from_position(rules, text).position() == text

@@ -22,7 +22,7 @@ from websockets.sync.client import connect
 
 from cambio.protocol import ERROR_CODES
 from live_server import LiveServer
-from protocol_clients import check_reply
+from protocol_clients import SEAT_REFUSALS, check_reply
 
 ENGINE_ONLY = {"unknown-table", "table-exists", "bad-save", "internal", "bad-rules"}
 """Codes a WebSocket cannot earn: its table is fixed by its token, it cannot load or
@@ -119,19 +119,9 @@ def test_every_message_and_error_over_real_websockets(server: LiveServer) -> Non
     watcher = Client(server, made["spectator"])
     me = seats[0]
     assert me.send({"type": "hello", "protocol": 1, "id": "h"})["reply_to"] == "h"
-    me.refused({"type": "hello", "protocol": 9}, "unsupported-version")
     assert me.send({"type": "variants"})["bots"]
-    me.refused("{", "bad-json")
-    me.refused("[7]", "bad-message")
-    me.refused("x" * 4001, "too-large")
-    me.refused({"type": "dance"}, "unknown-type")
-    me.refused({"type": "view", "extra": 1}, "bad-field")
-    me.refused({"type": "act", "at": 0}, "missing-field")
-    for kind in ("save", "create", "load", "close"):
-        me.refused({"type": kind}, "forbidden")
-    me.refused({"type": "view", "table": "elsewhere"}, "forbidden")
-    me.refused({"type": "view", "seat": 1}, "wrong-seat")
-    me.refused({"type": "next-round"}, "not-between-rounds")
+    for message, code in SEAT_REFUSALS:
+        me.refused(message, code)
     watcher.refused({"type": "act", "action": 0, "at": 0}, "forbidden")
     assert watcher.send({"type": "view"})["legal"] == []
     assert watcher.send({"type": "events", "since": 0})["seat"] is None

@@ -15,6 +15,7 @@ import pytest
 import cambio
 from cambio import Action, ActionKind, Round, RuleSet
 from cambio.events import EventKind
+from cambio.rules import Power, Step
 from decks import deal
 
 
@@ -149,7 +150,7 @@ def test_a_penalty_card_given_away_is_ordinary() -> None:
     assert not r._blind_to_owner(1, 1, c)
 
 
-@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("seed", range(10))
 def test_random_play_never_shows_an_owner_its_penalty_card(seed: int) -> None:
     """On the penalty table and a peek-happy house version of it, no owner's view
     ever holds one of its own penalty cards while the card is in its hand."""
@@ -160,6 +161,23 @@ def test_random_play_never_shows_an_owner_its_penalty_card(seed: int) -> None:
             base,
             opening=attrs.evolve(base.opening, re_peek=True),
             snap=attrs.evolve(base.snap, penalty_peekable=True, penalty_position="first-empty"),
+        ),
+        # penalty cards past the grid, with own peeks and seen swaps of any two cards: a
+        # swap within a hand must not carry a penalty card into the grid, where a peek
+        # would reach it
+        attrs.evolve(
+            base,
+            powers=attrs.evolve(
+                base.powers,
+                table=(
+                    Power(ranks=("7", "8"), steps=(Step(action="peek", scope="own"),)),
+                    Power(
+                        ranks=("9", "10", "J", "Q", "K"),
+                        steps=(Step(action="swap", scope="any-two", seen=True),),
+                    ),
+                ),
+            ),
+            snap=attrs.evolve(base.snap, penalty_peekable=True),
         ),
     ]
     for rules in tables:
@@ -179,6 +197,11 @@ def test_random_play_never_shows_an_owner_its_penalty_card(seed: int) -> None:
                 who = r.to_act
                 assert who is not None
                 legal = [a for a in r.legal_actions(who) if a.kind is not ActionKind.CALL]
+                grid = rules.grid.size
+                for a in legal:
+                    if a.kind is ActionKind.SWAP and a.positions[0][0] == a.positions[1][0]:
+                        crossing = (a.positions[0][1] > grid) != (a.positions[1][1] > grid)
+                        assert not crossing, f"{a} would carry a penalty card into the grid"
                 r.apply(rng.choice(legal or r.legal_actions(who)))
             if r.is_over:
                 break

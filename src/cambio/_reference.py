@@ -231,7 +231,8 @@ NOTES: dict[str, str] = {
         "`extra-round` among themselves."
     ),
     "match.first_dealer": (
-        "Who deals the first round: the `first-seat` (seat 0), a `random` seat, or the "
+        "Who deals the first round: the `last-seat` (the highest seat, so seat 0 plays "
+        "first, as in a lone round), the `first-seat` (seat 0), a `random` seat, or the "
         "`high-card` of a draw. The deal then passes to the left each round."
     ),
     "match.starter": (

@@ -308,7 +308,9 @@ class ActionSpace:
         """First local id of ``exchange``, one per subset of own positions (when allowed)."""
         self.o_snap_many = self.o_exchange + ((1 << positions) if exchange else 0)
         """First local id of multi-card ``snap``, one per subset of own positions (when
-        allowed)."""
+        allowed). The ids of subsets of fewer than two positions are never legal (as for
+        exchanges): a one-position subset decodes to the single-card snap, whose id is
+        the one :meth:`encode` gives."""
         self.per_player = self.o_snap_many + ((1 << positions) if several else 0)
         """Local ids per player: a global id is ``player * per_player + local``."""
         self.size = self.per_player * players

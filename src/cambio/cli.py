@@ -16,6 +16,7 @@ cambio ...
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -444,32 +445,27 @@ register(
 )
 
 
+def _lazy(
+    module: str,
+) -> tuple[Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]:
+    """The options and the code of a command that live in ``module`` (imported when the
+    parser is built, not when this module is)."""
+
+    def arguments(parser: argparse.ArgumentParser) -> None:
+        importlib.import_module(module, __package__).add_arguments(parser)
+
+    def run(args: argparse.Namespace) -> int:
+        return int(importlib.import_module(module, __package__).run_command(args))
+
+    return arguments, run
+
+
 # ---------------------------------------------------------------------------------------
 # cambio play and cambio simulate: their options and code live in play.py and simulate.py
 
 
-def _play_arguments(parser: argparse.ArgumentParser) -> None:
-    from .play import add_arguments
-
-    add_arguments(parser)
-
-
-def _play(args: argparse.Namespace) -> int:
-    from .play import run_command
-
-    return run_command(args)
-
-
-def _simulate_arguments(parser: argparse.ArgumentParser) -> None:
-    from .simulate import add_arguments
-
-    add_arguments(parser)
-
-
-def _simulate(args: argparse.Namespace) -> int:
-    from .simulate import run_command
-
-    return run_command(args)
+_PLAY_ARGUMENTS, _PLAY = _lazy(".play")
+_SIMULATE_ARGUMENTS, _SIMULATE = _lazy(".simulate")
 
 
 register(
@@ -482,8 +478,8 @@ register(
         "arbitration, the same for you and the bots. Leaving (q, end of input, Ctrl-C) saves "
         "the game to a file; --resume FILE continues it exactly. Reads standard input, so a "
         "script can play.",
-        arguments=_play_arguments,
-        run=_play,
+        arguments=_PLAY_ARGUMENTS,
+        run=_PLAY,
         example="cambio play --variant snap --players 4 --snap ask\n"
         "cambio play --variant elimination --seed 7 --round\n"
         "cambio play --resume cambio-elimination-7.json",
@@ -497,8 +493,8 @@ register(
         "memory-forgetful), one per seat, and report each seat's win rate and mean score, "
         "how rounds ended and how fast. The same --seed gives the same numbers whatever "
         "--jobs is.",
-        arguments=_simulate_arguments,
-        run=_simulate,
+        arguments=_SIMULATE_ARGUMENTS,
+        run=_SIMULATE,
         example="cambio simulate --variant practice --players 3 --bots memory,random,random "
         "--games 2000 --seed 1\ncambio simulate --variant snap --games 500 --json",
     )
@@ -509,28 +505,8 @@ register(
 # cambio engine and cambio serve: the JSON protocol (protocol.py, engine.py, server/)
 
 
-def _engine_arguments(parser: argparse.ArgumentParser) -> None:
-    from .engine import add_arguments
-
-    add_arguments(parser)
-
-
-def _engine(args: argparse.Namespace) -> int:
-    from .engine import run_command
-
-    return run_command(args)
-
-
-def _serve_arguments(parser: argparse.ArgumentParser) -> None:
-    from .server.options import add_arguments
-
-    add_arguments(parser)
-
-
-def _serve(args: argparse.Namespace) -> int:
-    from .server.options import run_command
-
-    return run_command(args)
+_ENGINE_ARGUMENTS, _ENGINE = _lazy(".engine")
+_SERVE_ARGUMENTS, _SERVE = _lazy(".server.options")
 
 
 register(
@@ -543,8 +519,8 @@ register(
         "reply; the end of input stops the engine.",
         example="""echo '{"type": "hello", "id": 1}' | cambio engine\n"""
         "cambio engine --store saves/ --max-tables 20",
-        arguments=_engine_arguments,
-        run=_engine,
+        arguments=_ENGINE_ARGUMENTS,
+        run=_ENGINE,
     )
 )
 register(
@@ -557,8 +533,8 @@ register(
         "Listens on 127.0.0.1 unless --host says otherwise.",
         example="cambio serve --port 8000 --store tables/\n"
         "cambio serve --host 0.0.0.0 --port 8000 --store tables/ --max-tables 50",
-        arguments=_serve_arguments,
-        run=_serve,
+        arguments=_SERVE_ARGUMENTS,
+        run=_SERVE,
     )
 )
 

@@ -38,15 +38,17 @@ directly (the match would not record them).
 
 Dealers and starters
 --------------------
-``first_dealer``: ``first-seat``: seat 0 deals the first round (so seat 1 starts it on a
-left-of-dealer table); ``random``: a seat drawn from the match seed; ``high-card``: each
-player draws one card from a deck of the table shuffled by the match seed, the highest
-rank deals, and players tied for the highest draw again (the draws are recorded as
-``high-card`` events in :attr:`Match.events`). The rank order is the order in which the
-table's deck lists its ranks: for a standard deck the ace is lowest and the king
-highest, with a joker above the king; a custom deck ranks in the order of its listing.
-After the first round the deal passes clockwise (to the next higher seat, wrapping
-round) to the next player who plays the new round.
+``first_dealer``: ``last-seat`` (the default): the highest seat deals the first round,
+so seat 0 starts it on a left-of-dealer table, exactly as a :class:`~cambio.Round` built
+without a dealer does; ``first-seat``: seat 0 deals (so seat 1 starts); ``random``: a
+seat drawn from the match seed; ``high-card``: each player draws one card from a deck of
+the table shuffled by the match seed, the highest rank deals, and players tied for the
+highest draw again (the draws are recorded as ``high-card`` events in
+:attr:`Match.events`). The rank order is the order in which the table's deck lists its
+ranks: for a standard deck the ace is lowest and the king highest, with a joker above
+the king; a custom deck ranks in the order of its listing. After the first round the
+deal passes clockwise (to the next higher seat, wrapping round) to the next player who
+plays the new round.
 
 ``starter``: ``left-of-dealer``: the next player clockwise after the dealer among the
 round's players. ``worst-hand``: in the first round, left of the dealer; later, the
@@ -449,6 +451,9 @@ class Match:
             return dealer
         if how == "high-card":
             return self._high_card()
+        if how == "last-seat":
+            self._log(Event(MatchEventKind.DEALER, n - 1, note="last seat"))
+            return n - 1
         self._log(Event(MatchEventKind.DEALER, 0, note="first seat"))
         return 0
 

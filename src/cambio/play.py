@@ -48,6 +48,7 @@ from .bots import BOT_NAMES, Bot, BotError, MemoryBot, derive_seed, make_bot
 from .cards import JOKER, Card
 from .errors import RuleSetError, SaveError
 from .events import Event, EventKind
+from .knowledge import seen_by
 from .loading import ruleset_to_dict
 from .match import Match, MatchEventKind
 from .rules import RuleSet
@@ -630,62 +631,20 @@ def board_text(
 def opponents_seen(view: PlayerView) -> dict[int, tuple[int, ...]]:
     """Which other players have seen the card now at each of the viewer's positions.
 
-    Worked out from the viewer's history alone, that is from what everybody at the table
-    knows: who peeked where, who looked at which cards in a seen swap, which cards were
-    taken face up from the discard pile or shown by a failed exchange or a wrong snap,
-    and how cards moved since (swaps and gives carry what was seen of a card; a card
-    replaced by one drawn from the stock is unknown again to all but its owner). Returns
-    ``{position: (players, ...)}`` for the positions seen by at least one other player.
+    Worked out from the public part of the viewer's history alone (see
+    :mod:`cambio.knowledge`): who peeked where, who looked at the cards of a seen swap,
+    which cards were taken face up or shown by a failed exchange or a wrong snap, and how
+    cards moved since. Returns ``{position: (players, ...)}`` for the positions seen by at
+    least one other player.
     """
-    everyone = frozenset(range(view.players))
-    know: dict[tuple[int, int], frozenset[int]] = {}
-    held_public = False
-    for event in view.history:
-        kind = event.kind
-        pos = event.positions
-        p = event.player
-        saw = everyone if event.seen_by is None else event.seen_by
-        if kind == EventKind.DEAL:
-            know.clear()
-        elif kind in (EventKind.OPENING_PEEK, EventKind.RE_PEEK, EventKind.PEEK):
-            for slot in pos:
-                know[slot] = know.get(slot, frozenset()) | (saw & {p})
-        elif kind == EventKind.DRAW:
-            held_public = False
-        elif kind == EventKind.TAKE:
-            held_public = True
-        elif kind == EventKind.REPLACE:
-            know[pos[0]] = everyone if held_public else frozenset({p})
-        elif kind == EventKind.EXCHANGE:
-            for slot in pos:
-                know.pop(slot, None)
-            if pos:
-                know[pos[0]] = frozenset({p})
-        elif kind == EventKind.FAILED_EXCHANGE:
-            for slot in pos:
-                know[slot] = everyone
-        elif kind == EventKind.SWAP and len(pos) == 2:
-            a, b = pos
-            know[a], know[b] = know.get(b, frozenset()), know.get(a, frozenset())
-            if event.cards:
-                for slot in pos:
-                    know[slot] = know[slot] | saw
-        elif kind == EventKind.SNAP:
-            for slot in pos:
-                know.pop(slot, None)
-        elif kind == EventKind.WRONG_SNAP:
-            for slot in pos:
-                know[slot] = know.get(slot, frozenset()) | saw
-        elif kind == EventKind.PENALTY and pos:
-            know.pop(pos[0], None)
-        elif kind == EventKind.GIVE and len(pos) == 2:
-            know[pos[1]] = know.pop(pos[0], frozenset())
     me = view.player
+    width = max((len(row) for row in view.present), default=0)
+    masks = seen_by(view.history, players=view.players, positions=width)
     out: dict[int, tuple[int, ...]] = {}
-    for (owner, position), who in know.items():
-        others = tuple(sorted(o for o in who if o != me))
-        if owner == me and others and view.present[me][position - 1]:
-            out[position] = others
+    for i, mask in enumerate(masks[me]):
+        others = tuple(o for o in range(view.players) if o != me and mask >> o & 1)
+        if others and i < len(view.present[me]) and view.present[me][i]:
+            out[i + 1] = others
     return out
 
 

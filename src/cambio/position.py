@@ -558,7 +558,8 @@ def read_position(rules: RuleSet | str, text: str) -> Round:
         raise PositionError(marks[1].col, "expected one card marked ! (the power in use)")
     if power_phase and not marks:
         raise fields[4].fail("in a power step, expected the card whose power is used marked !")
-    if marks and not power_phase:
+    # a round that ended during a power step (a snap emptied the grid) keeps its mark
+    if marks and not power_phase and state.phase != "OVER":
         raise PositionError(marks[0].col, "a card is marked ! (power in use) outside a power step")
     rnd._power_now = None
     rnd._power_card = -1

@@ -15,14 +15,14 @@ A refused request never changes any table.
 >>> reply = engine.handle({"type": "create", "variant": "practice", "seed": 7})
 >>> reply["type"], reply["table"], reply["players"]
 ('created', 't1', 3)
->>> view = engine.handle({"type": "view", "table": "t1", "seat": 1})
+>>> view = engine.handle({"type": "view", "table": "t1", "seat": 0})
 >>> view["view"]["to_act"], [a["text"] for a in view["legal"]]
-(1, ['P1 draw', 'P1 take', 'P1 call'])
->>> engine.handle({"type": "act", "table": "t1", "seat": 1, "action": "take"})["type"]
+(0, ['P0 draw', 'P0 take', 'P0 call'])
+>>> engine.handle({"type": "act", "table": "t1", "seat": 0, "action": "take"})["type"]
 'acted'
->>> error = engine.handle({"type": "act", "table": "t1", "seat": 0, "action": "draw"})
+>>> error = engine.handle({"type": "act", "table": "t1", "seat": 1, "action": "draw"})
 >>> error["code"], error["message"]
-('illegal-action', 'P0 has no legal action now (the table waits for P1)')
+('illegal-action', 'P1 has no legal action now (the table waits for P0)')
 >>> engine.handle_text("not json")["code"]
 'bad-json'
 """
@@ -46,7 +46,8 @@ from .actions import Action
 from .bots import BOT_NAMES, Bot, derive_seed, make_bot
 from .cards import Card
 from .errors import IllegalActionError, RuleSetError
-from .events import Event, EventKind
+from .events import Event
+from .knowledge import seen_by
 from .loading import available_variants, load_ruleset, ruleset_from_toml, variant_summaries
 from .match import Match
 from .round import Round
@@ -290,54 +291,18 @@ def _known_by(
     """Who else is known to have seen the card now at each position, in match seats.
 
     ``out[owner][i]`` lists the seats other than ``viewer`` that saw the card now at
-    ``owner``'s position ``i + 1``, worked out from the public part of the history (who
-    peeked where, who saw the cards of a swap, cards taken face up from the discard pile
-    or shown by a failed exchange or a wrong snap) and followed through the moves since
-    (swaps and gives carry what was seen of a card; a card replaced by one drawn from the
-    stock is known again only to its owner). Never a card, only seats.
+    ``owner``'s position ``i + 1``, worked out from the public part of the history (see
+    :mod:`cambio.knowledge`). Never a card, only seats.
     """
-    everyone = frozenset(range(view.players))
-    know: dict[tuple[int, int], frozenset[int]] = {}
-    held_public = False
-    for event in view.history:
-        kind = event.kind
-        pos = event.positions
-        saw = everyone if event.seen_by is None else event.seen_by
-        if kind == EventKind.DEAL:
-            know.clear()
-        elif kind in (EventKind.OPENING_PEEK, EventKind.RE_PEEK, EventKind.PEEK):
-            for slot in pos:
-                know[slot] = know.get(slot, frozenset()) | (saw & {event.player})
-        elif kind in (EventKind.DRAW, EventKind.TAKE):
-            held_public = kind == EventKind.TAKE
-        elif kind == EventKind.REPLACE and pos:
-            know[pos[0]] = everyone if held_public else frozenset({event.player})
-        elif kind == EventKind.EXCHANGE:
-            for slot in pos:
-                know.pop(slot, None)
-            if pos:
-                know[pos[0]] = everyone if held_public else frozenset({event.player})
-        elif kind in (EventKind.FAILED_EXCHANGE, EventKind.WRONG_SNAP):
-            for slot in pos:
-                know[slot] = know.get(slot, frozenset()) | saw
-        elif kind == EventKind.SWAP and len(pos) == 2:
-            a, b = pos
-            know[a], know[b] = know.get(b, frozenset()), know.get(a, frozenset())
-            if event.cards:
-                for slot in pos:
-                    know[slot] = know[slot] | saw
-        elif kind == EventKind.SNAP or (kind == EventKind.PENALTY and pos):
-            for slot in pos:
-                know.pop(slot, None)
-        elif kind == EventKind.GIVE and len(pos) == 2:
-            know[pos[1]] = know.pop(pos[0], frozenset())
+    width = max((len(row) for row in view.present), default=0)
+    masks = seen_by(view.history, players=view.players, positions=width)
     out: list[list[list[int]]] = [[] for _ in range(players)]
     for r, s in enumerate(seats):
         out[s] = [
-            sorted(seats[o] for o in know.get((r, i + 1), frozenset()) if seats[o] != viewer)
+            sorted(seats[o] for o in range(view.players) if mask >> o & 1 and seats[o] != viewer)
             if here
             else []
-            for i, here in enumerate(view.present[r])
+            for here, mask in zip(view.present[r], masks[r], strict=False)
         ]
     return out
 

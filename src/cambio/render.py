@@ -896,6 +896,7 @@ def _exact_limit(r: RuleSet) -> str:
 
 
 _DEALER = {
+    "last-seat": "the last seat",
     "first-seat": "the first seat",
     "random": "a random player",
     "high-card": "the high card of a draw",

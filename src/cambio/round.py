@@ -725,7 +725,16 @@ class Round:
             for i, c in enumerate(row)
             if c >= 0 and not self._locked(owner * P + i)
         ]
-        scope = step.scope
+        pairs = self._swap_pairs_of_scope(p, step.scope, filled)
+        if self._penalty_blind and self.rules.snap.penalty_position == "after-grid":
+            # a penalty card past the grid stays a penalty card while its owner holds it:
+            # no swap within one hand moves it into the grid (where it would be ordinary)
+            G = self._G
+            pairs = [(a, b) for a, b in pairs if a // P != b // P or (a % P >= G) == (b % P >= G)]
+        return pairs
+
+    def _swap_pairs_of_scope(self, p: int, scope: str, filled: list[int]) -> list[tuple[int, int]]:
+        P = self._P
         own = [g for g in filled if g // P == p]
         other = [g for g in filled if g // P != p]
         if scope == "own-other":
@@ -1169,6 +1178,16 @@ class Round:
         if oa != ob:
             self._penalty_of.pop(ca, None)
             self._penalty_of.pop(cb, None)
+        else:
+            # within one hand a penalty card stays one: past the grid it is one by where
+            # it lies; carried into the grid it is recorded (where the table allows that)
+            G = self._G
+            into_grid_ok = self.rules.snap.penalty_position == "first-empty"
+            for c, was, now in ((ca, ia, ib), (cb, ib, ia)):
+                if now >= G:
+                    self._penalty_of.pop(c, None)
+                elif was >= G and into_grid_ok:
+                    self._penalty_of[c] = oa
         power = self._power_now
         assert power is not None
         seen_swap = power.steps[self._step].seen

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 import weakref
 from collections.abc import Iterator
-from typing import Literal
+from typing import Literal, get_args
 
 import attrs
 
@@ -361,8 +361,10 @@ class SnapRules:
     by anyone else) shows it to the other players only (a wrong snap of several cards
     that includes it shows none of them to the owner), and no peek, re-peek or exchange
     of its owner reaches it. Once a swap or a give moves it to another player's hand it
-    is an ordinary card of that player. Example: ``penalty_seen_by = "others"`` with
-    ``penalty_peekable = false``: a penalty card is never looked at by its owner."""
+    is an ordinary card of that player; a swap within its owner's hand never moves a
+    penalty card from past the grid into the grid (where it would be ordinary). Example:
+    ``penalty_seen_by = "others"`` with ``penalty_peekable = false``: a penalty card is
+    never looked at by its owner."""
     wrong_seen_by: Literal["all", "snapper", "nobody"] = "all"
     """Who sees the card of a wrong snap of one's own card before it goes back: ``all``,
     the ``snapper`` alone, or ``nobody`` (it goes back unseen). A wrong snap of another
@@ -407,8 +409,12 @@ class SnapRules:
     penalty_position: Literal["after-grid", "first-empty"] = "after-grid"
     """Where a penalty card goes: the first free position ``after-grid`` (numbered from
     the grid size + 1), or the ``first-empty`` position of the hand, a grid position
-    emptied by a snap included. Either way it stays a penalty card for
-    ``penalty_peekable``. Example: ``penalty_position = "first-empty"``."""
+    emptied by a snap included. Either way it is a penalty card for
+    ``penalty_peekable``. Every card past the grid is a penalty card by where it lies; a
+    swap within its owner's hand that carries one into the grid keeps it a penalty card
+    on ``first-empty`` tables and makes it ordinary on ``after-grid`` tables (where
+    ``penalty_seen_by = "others"`` offers no such swap). Example: ``penalty_position =
+    "first-empty"``."""
     empty_grid: Literal["call", "win", "end", "nothing"] = "call"
     """A grid emptied by snapping: counts as a call, wins the round at once (scoring
     0), ``end``: ends the round at once with ordinary scoring, or nothing. Example:
@@ -488,7 +494,11 @@ class MatchRules:
     tie: Literal["share", "extra-round"] = "share"
     exact_limit: Literal["none", "once", "always"] = "none"
     """A total of exactly the limit drops to half of it (once per match, or every time)."""
-    first_dealer: Literal["first-seat", "random", "high-card"] = "first-seat"
+    first_dealer: Literal["last-seat", "first-seat", "random", "high-card"] = "last-seat"
+    """Who deals the first round: ``last-seat`` (the highest seat, so seat 0 starts on a
+    left-of-dealer table, as a lone :class:`~cambio.Round` does by default),
+    ``first-seat`` (seat 0), a ``random`` seat, or the ``high-card`` of a draw.
+    Example: ``first_dealer = "high-card"``."""
     starter: Literal["left-of-dealer", "worst-hand", "first-seat", "last-winner"] = "left-of-dealer"
     """Who starts each round: ``left-of-dealer`` (the turn rotates with the deal),
     ``worst-hand`` (the highest total of the last round), ``first-seat`` (seat 0, or the
@@ -546,17 +556,9 @@ def custom_rank_name_ok(name: str) -> bool:
     return all(ch.isprintable() and not ch.isspace() and ch not in forbidden for ch in name)
 
 
-_PEEK_SCOPES = ("own", "other", "any")
-_SWAP_SCOPES = (
-    "own-other",
-    "any-two",
-    "peeked-pair",
-    "peeked-any",
-    "peeked-own",
-    "peeked-other",
-    "other-other",
-)
-_TIE_BREAKS = ("caller", "not-caller", "lower-cards", "fewer-cards", "share")
+_PEEK_SCOPES: tuple[str, ...] = get_args(PeekScope)
+_SWAP_SCOPES: tuple[str, ...] = get_args(SwapScope)
+_TIE_BREAKS: tuple[str, ...] = get_args(TieBreak)
 
 
 @attrs.frozen
