@@ -62,6 +62,29 @@ class DeterminizeError(ValueError):
     """The view cannot come from a round of these rules (wrong table, a forged view)."""
 
 
+# event kinds as module constants: an enum attribute lookup per comparison is slow
+_E_CALL = EventKind.CALL
+_E_DEAL = EventKind.DEAL
+_E_DISCARD = EventKind.DISCARD
+_E_DRAW = EventKind.DRAW
+_E_END = EventKind.END
+_E_EXCHANGE = EventKind.EXCHANGE
+_E_FAILED_EXCHANGE = EventKind.FAILED_EXCHANGE
+_E_GIVE = EventKind.GIVE
+_E_OPENING_PEEK = EventKind.OPENING_PEEK
+_E_PASS = EventKind.PASS
+_E_PEEK = EventKind.PEEK
+_E_PENALTY = EventKind.PENALTY
+_E_POWER = EventKind.POWER
+_E_RECYCLE = EventKind.RECYCLE
+_E_REPLACE = EventKind.REPLACE
+_E_RE_PEEK = EventKind.RE_PEEK
+_E_SKIP = EventKind.SKIP
+_E_SNAP = EventKind.SNAP
+_E_SWAP = EventKind.SWAP
+_E_TAKE = EventKind.TAKE
+_E_TURN = EventKind.TURN
+_E_WRONG_SNAP = EventKind.WRONG_SNAP
 _PHASES = {p.name.lower(): p for p in Phase}
 _PROTOS: dict[tuple[int, int], tuple[RuleSet, Round]] = {}
 _TABLES: dict[int, tuple[RuleSet, dict[Card, tuple[int, object, Power | None]]]] = {}
@@ -204,7 +227,7 @@ class InfoSet:
             raise TypeError(f"expected a RuleSet, got {rules!r}")
         if view.phase == "over":
             raise ValueError("the round is over: every card is known, nothing to sample")
-        if not view.history or view.history[0].kind != EventKind.DEAL:
+        if not view.history or view.history[0].kind != _E_DEAL:
             raise DeterminizeError(
                 "the view's history does not start at the deal (a round set up from a "
                 "written position?): determinize follows the cards from the deal"
@@ -319,23 +342,23 @@ class InfoSet:
         for k, e in enumerate(view.history):
             kind, p = e.kind, e.player
             vars_: tuple[int, ...] = ()
-            if kind == EventKind.DEAL:
+            if kind == _E_DEAL:
                 vars_ = (n * G,)
-            elif kind == EventKind.OPENING_PEEK:
+            elif kind == _E_OPENING_PEEK:
                 vars_ = tuple(at(pl, k) for pl in e.positions)
                 for v in vars_:
                     known[v] |= 1 << p
                 opening_seen[p] = tuple(pos for _, pos in e.positions)
                 if choices and starter < 0:
                     starter = p
-            elif kind == EventKind.TURN:
+            elif kind == _E_TURN:
                 if starter < 0:
                     starter = p
                 if caller >= 0 and final:
                     final.pop(0)
                 current, phase = p, Phase.TURN
                 owed &= ~(1 << p)
-            elif kind == EventKind.DRAW:
+            elif kind == _E_DRAW:
                 if p != me and call_first and caller < 0:
                     evidence.append(("nocall", p, -1, -1, False, False, grids(p)))
                 if not stock:
@@ -354,7 +377,7 @@ class InfoSet:
                             phase = Phase.POWER
                     else:
                         hp = hidden[drawn] = _HiddenPower(p)
-            elif kind == EventKind.TAKE:
+            elif kind == _E_TAKE:
                 if p != me and call_first and caller < 0:
                     evidence.append(("nocall", p, -1, -1, False, False, grids(p)))
                 if not discard:
@@ -364,14 +387,12 @@ class InfoSet:
                 known[drawn] = ALL
                 vars_ = (drawn,)
                 phase = Phase.TAKEN
-            elif kind in (EventKind.REPLACE, EventKind.DISCARD, EventKind.EXCHANGE) or (
-                kind == EventKind.FAILED_EXCHANGE
-            ):
+            elif kind in (_E_REPLACE, _E_DISCARD, _E_EXCHANGE) or (kind == _E_FAILED_EXCHANGE):
                 if after_drawn or hp is not None:
                     end_power()  # a power fired by the draw, declined without a word
                 if drawn < 0:
                     raise self._fail(k, f"a {kind} without a card in hand")
-                if kind == EventKind.REPLACE:
+                if kind == _E_REPLACE:
                     o, pos = e.positions[0]
                     old = at(e.positions[0], k)
                     if record and p != me and o == p:
@@ -382,14 +403,14 @@ class InfoSet:
                     penalty_of.pop(old, None)
                     vars_ = (old,)
                     open_window(p)
-                elif kind == EventKind.DISCARD:
+                elif kind == _E_DISCARD:
                     if record and p != me and from_stock:
                         evidence.append(("drop", p, drawn, -1, False, False, grids(p)))
                     discard.append(drawn)
                     known[drawn] = ALL
                     vars_ = (drawn,)
                     open_window(p)
-                elif kind == EventKind.EXCHANGE:
+                elif kind == _E_EXCHANGE:
                     vars_ = tuple(at(pl, k) for pl in e.positions)
                     for (o, pos), v in zip(e.positions, vars_, strict=True):
                         slots[o][pos - 1] = -1
@@ -413,7 +434,7 @@ class InfoSet:
                         open_window(p)
                 drawn = -1
                 main_done()
-            elif kind == EventKind.POWER:
+            elif kind == _E_POWER:
                 card = e.cards[0] if e.cards else None
                 if card is None or not discard:
                     raise self._fail(k, "a power without its card on the discard pile")
@@ -423,7 +444,7 @@ class InfoSet:
                 power_card, step, peeked, after_drawn = discard[-1], 0, 0, False
                 vars_ = (power_card,)
                 phase = Phase.POWER
-            elif kind == EventKind.PEEK:
+            elif kind == _E_PEEK:
                 v = at(e.positions[0], k)
                 known[v] |= 1 << p
                 vars_ = (v,)
@@ -433,7 +454,7 @@ class InfoSet:
                 else:
                     peeked += 1
                     advance()
-            elif kind == EventKind.SWAP:
+            elif kind == _E_SWAP:
                 (oa, ia), (ob, ib) = e.positions
                 va, vb = at(e.positions[0], k), at(e.positions[1], k)
                 if (
@@ -470,14 +491,14 @@ class InfoSet:
                     phase = Phase.POWER
                 else:
                     advance()
-            elif kind == EventKind.SKIP:
+            elif kind == _E_SKIP:
                 if hp is not None:
                     hp.skipped = True
                 end_power()
-            elif kind in (EventKind.SNAP, EventKind.WRONG_SNAP):
+            elif kind in (_E_SNAP, _E_WRONG_SNAP):
                 vars_ = tuple(at(pl, k) for pl in e.positions)
                 w_tried |= 1 << p
-                if kind == EventKind.SNAP:
+                if kind == _E_SNAP:
                     for (o, pos), v in zip(e.positions, vars_, strict=True):
                         slots[o][pos - 1] = -1
                         discard.append(v)
@@ -501,7 +522,7 @@ class InfoSet:
                             bits |= 1 << q
                     for v in vars_:
                         known[v] |= bits
-            elif kind == EventKind.PENALTY:
+            elif kind == _E_PENALTY:
                 if e.positions:
                     if not stock:
                         raise self._fail(k, "a penalty card from an empty stock")
@@ -511,7 +532,7 @@ class InfoSet:
                     known[v] = 0
                     if snap_rules.penalty_position == "first-empty" and pos <= G:
                         penalty_of[v] = o
-            elif kind == EventKind.GIVE:
+            elif kind == _E_GIVE:
                 (o1, i1), (o2, i2) = e.positions
                 v = at(e.positions[0], k)
                 slots[o1][i1 - 1] = -1
@@ -519,18 +540,18 @@ class InfoSet:
                 phase = give_return
                 snapper, give_target = -1, -1
                 emptied(o1)
-            elif kind == EventKind.CALL:
+            elif kind == _E_CALL:
                 caller = p
                 final = self._final_queue(rules, p, current)
-            elif kind == EventKind.PASS:
+            elif kind == _E_PASS:
                 if record and p != me and call_last and caller < 0:
                     evidence.append(("nocall", p, -1, -1, False, False, grids(p)))
-            elif kind == EventKind.RE_PEEK:
+            elif kind == _E_RE_PEEK:
                 repeek |= 1 << p
                 vars_ = tuple(at(pl, k) for pl in e.positions)
                 for v in vars_:
                     known[v] |= 1 << p
-            elif kind == EventKind.RECYCLE:
+            elif kind == _E_RECYCLE:
                 recycles += 1
                 top = discard.pop()
                 source, discard = discard, [top]
@@ -540,7 +561,7 @@ class InfoSet:
                 known.extend([0] * len(source))
                 fixed.extend([None] * len(source))
                 pool_of.extend([len(pools) - 1] * len(source))
-            elif kind == EventKind.END:
+            elif kind == _E_END:
                 raise self._fail(k, "the round is over")
             else:
                 raise self._fail(k, f"unknown event kind {kind!r}")
