@@ -574,7 +574,8 @@ class InfoSet:
                         continue
                     if card not in self._cards:
                         raise self._fail(k, f"{card} is not in this table's deck")
-                    if fixed[v] is not None and fixed[v] != card:
+                    had = fixed[v]
+                    if had is not None and had is not card and had != card:
                         raise self._fail(k, f"{card} where {fixed[v]} was seen")
                     fixed[v] = card
 
@@ -591,12 +592,16 @@ class InfoSet:
                     raise DeterminizeError(f"the history and the view disagree about P{o}:{i + 1}")
                 card = view.grids[o][i]
                 if card is not None:
-                    if not known[v] & ME or fixed[v] not in (None, card):
+                    had = fixed[v]
+                    if not known[v] & ME or (had is not None and had is not card and had != card):
                         raise DeterminizeError(f"the view shows {card} at P{o}:{i + 1} unseen")
                     fixed[v] = card
                 elif v >= 0 and known[v] & ME:
                     raise DeterminizeError(f"the view forgot a card at P{o}:{i + 1}")
-        if [c for c in (fixed[v] for v in discard)] != list(view.discard):
+        pile = view.discard
+        if len(pile) != len(discard) or not all(
+            a is b or a == b for a, b in zip((fixed[v] for v in discard), pile, strict=True)
+        ):
             raise DeterminizeError("the history and the view disagree about the discard pile")
         if len(stock) != view.stock_size:
             raise DeterminizeError("the history and the view disagree about the stock")
@@ -741,7 +746,8 @@ class InfoSet:
             loose = [v for v in free if v not in self._constraints]
             rest = [t for t, m in enumerate(bag) for _ in range(m)]
             self._draws.append((loose, tied, bag, rest))
-        self._fill = [(k, vs) for k, vs in self._refs if None in self._history[k].cards]
+        history = self._history
+        self._fill = [(k, vs) for k, vs in self._refs if any(c is None for c in history[k].cards)]
         self._layout_fixed = self._layout(None) if len(self._pools) == 1 else None
 
     def _assign(self, rng: random.Random) -> list[int]:
