@@ -503,3 +503,36 @@ def test_the_driver_plays_the_same_round_as_applying_actions() -> None:
     for action in seen:
         again.apply(action)
     assert again == rnd and again.action_ids == rnd.action_ids
+
+
+def test_legal_snap_ids_are_the_legal_snaps() -> None:
+    """``Round.legal_snap_ids`` (which the bot driver uses) lists exactly the snaps
+    among ``legal_action_ids``, for every seat at every decision of random rounds."""
+    import random
+
+    from cambio import ActionKind, Round, load_ruleset
+
+    checked = 0
+    for name in ("snap", "penalty", "competitive", "no-stick-others", "elimination"):
+        rules = load_ruleset(name)
+        for seed in range(6):
+            r = Round(rules, seed=seed)
+            rng = random.Random(seed)
+            for _ in range(300):
+                if r.is_over:
+                    break
+                for p in range(-1, r.players + 1):
+                    legal = r.legal_action_ids(p) if 0 <= p < r.players else []
+                    snaps = [a for a in legal if r.space.decode(a).kind is ActionKind.SNAP]
+                    assert r.legal_snap_ids(p) == snaps
+                    assert all(r.space.is_snap(a) for a in snaps)
+                    checked += len(snaps)
+                offered = [(q, r.legal_snap_ids(q)) for q in r.reactors]
+                assert r.reactor_snaps() == [(q, tuple(ids)) for q, ids in offered if ids]
+                who = r.to_act
+                assert who is not None
+                options = list(r.legal_action_ids(who))
+                for q in r.reactors:
+                    options.extend(r.legal_snap_ids(q))
+                r.apply(rng.choice(options))
+    assert checked > 100

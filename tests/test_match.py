@@ -622,7 +622,7 @@ def test_save_load_and_replay_give_an_equal_match() -> None:
         half = Match.replay(rules, m.actions[:-3], players=3, seed=seed)
         assert not half.is_over and len(half.round_seats) == 2
         data = json.loads(half.to_json())
-        assert data["format"] == "cambio-match/2"
+        assert data["format"] == "cambio-match/3"
         assert Match.from_dict(data) == half
         assert half != m
         break

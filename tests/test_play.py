@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import itertools
+import json
 import os
 import re
 import subprocess
@@ -208,3 +209,58 @@ def test_from_memory_hides_the_opening_peek_after_enter() -> None:
     text = out.getvalue()
     assert "Press Enter to hide them and begin." in text
     assert "\033[2J" in text
+
+
+# --- --opponents: the computer players' bots ------------------------------------------
+
+
+def test_opponents_search_plays_a_piped_game_to_the_end() -> None:
+    done = run(["--seed", "3", "--players", "2", "--opponents", "search"], SIMPLE)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    out = done.stdout
+    assert "Robin (P1, search bot)" in out
+    assert "The round is over" in out
+    assert WINNER.search(out[out.index("The round is over") :])
+
+
+def test_opponents_one_per_seat_and_kept_by_the_save(tmp_path: Path) -> None:
+    done = run(["--seed", "5", "--opponents", "memory,search", "--save", "g.json"], "d\nq\n")
+    assert done.returncode == 0, done.stderr
+    assert "Robin (P1, memory bot), Alex (P2, search bot)" in done.stdout
+    saved = json.loads((tmp_path / "g.json").read_text(encoding="utf-8"))
+    assert saved["opponents"] == ["memory", "search"]
+    again = run(["--resume", "g.json"], SIMPLE)
+    assert again.returncode == 0, again.stderr
+    # the resumed game ends as the same game played without a break (the same bots)
+    whole = run(["--seed", "5", "--opponents", "memory,search"], "d\n" + SIMPLE)
+    assert whole.returncode == 0, whole.stderr
+    end = whole.stdout[whole.stdout.index("The round is over") :]
+    assert again.stdout[again.stdout.index("The round is over") :] == end
+
+
+@pytest.mark.parametrize(
+    ("choice", "message"),
+    [
+        ("robot", "unknown opponent 'robot'"),
+        ("memory,search,random", "3 opponents named for 2 other seats"),
+    ],
+)
+def test_opponents_errors_are_one_line(choice: str, message: str) -> None:
+    done = run(["--seed", "1", "--players", "3", "--opponents", choice], "")
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr.startswith("cambio play: error: --opponents: ")
+    assert message in done.stderr and done.stderr.count("\n") == 1
+
+
+def test_opponents_names_spread_over_the_seats() -> None:
+    from cambio.play import opponent_names
+
+    assert opponent_names(None, 3) == ("memory", "memory")
+    assert opponent_names("Search", 4) == ("search",) * 3
+    assert opponent_names(["random", "search"], 3) == ("random", "search")
+    with pytest.raises(ValueError, match="unknown opponent"):
+        opponent_names("memory,nobody", 3)
+    with pytest.raises(ValueError, match="2 opponents named for 3 other seats"):
+        opponent_names("memory,search", 4)

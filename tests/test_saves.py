@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,6 +26,8 @@ import cambio
 from cambio import Match, Round, SaveError
 from cambio.invariants import ensure_consistent, state_problem
 from strategies import rulesets
+
+FIXTURES = Path(__file__).parent / "fixtures"
 
 FUZZ_PROFILES = ("practice", "snap", "penalty", "elimination", "draw-power", "blind")
 """Profiles whose saves are mutated: different phases, powers, snapping and endings."""
@@ -346,9 +349,14 @@ def test_deep_nesting_is_a_save_error_not_a_recursion_error() -> None:
         (("state", "current"), 1.0),
         (("state", "phase"), "1"),
         (("state", "slots", 0, 0), 0.0),
-        (("actions", 0, "player"), 0.0),
-        (("actions", 0, "player"), False),
+        (("actions", 0), 0.0),
+        (("actions", 0), False),
+        (("actions", 0), "0"),
         (("state", "events", 1, 1), "0"),
+        (("state", "events", 1, 0), 1.0),
+        (("state", "events", 1, 2, 0), True),
+        (("state", "events", 1, 3, 0), 0.0),
+        (("state", "events", 1, 4), "1"),
     ],
 )
 def test_no_value_is_coerced(path: tuple[Any, ...], value: Any) -> None:
@@ -356,6 +364,45 @@ def test_no_value_is_coerced(path: tuple[Any, ...], value: Any) -> None:
     _set(doc, path, value)
     expected = "$" + "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in path)
     _expect_error(doc, expected)
+
+
+@pytest.mark.parametrize(
+    ("path", "value"),
+    [
+        (("actions", 0, "player"), 0.0),
+        (("actions", 0, "player"), False),
+        (("state", "events", 1, 1), "0"),
+        (("state", "events", 1, 3, 0), "KH"),
+        (("state", "phase"), "1"),
+    ],
+)
+def test_no_value_of_an_old_save_is_coerced(path: tuple[Any, ...], value: Any) -> None:
+    doc = json.loads((FIXTURES / "round-v3-mid.json").read_text())
+    assert doc["format"] == "cambio-round/3"
+    _set(doc, path, value)
+    expected = "$" + "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in path)
+    _expect_error(doc, expected)
+
+
+def test_compact_events_out_of_range_are_refused() -> None:
+    doc = _round_doc()
+    events = doc["state"]["events"]
+    deal = events[0]
+    assert deal[0] == 0 and len(deal[3]) == 1  # the deal shows the first discard
+    for bad, where in [
+        ([99, -1], "$.state.events[0][0]"),
+        ([0, -1, [1]], "$.state.events[0][2]"),
+        ([0, -1, [], [len(doc["deck"])]], "$.state.events[0][3][0]"),
+        ([0, -1, [], [], -2], "$.state.events[0][4]"),
+        ([0, -1, [], [], -1, "x", 1], "$.state.events[0]"),
+        ([0], "$.state.events[0]"),
+    ]:
+        changed = json.loads(json.dumps(doc))
+        changed["state"]["events"][0] = bad
+        _expect_error(changed, where)
+    changed = json.loads(json.dumps(doc))
+    changed["actions"][0] = 10**6
+    _expect_error(changed, "$.actions[0]")
 
 
 def test_unknown_and_missing_keys_are_named() -> None:
@@ -396,13 +443,16 @@ def test_a_match_save_is_strict_too() -> None:
     m = Match("practice", 3, seed=4)
     m.apply(m.legal_action_ids(m.to_act)[0])
     doc = m.to_dict()
+    other_seat = m.space.encode(cambio.Action.draw(2))  # a well-formed id, not legal now
     for path, value, where in [
         (("players",), "3", "$.players"),
         (("players",), 99, "$.players"),
         (("seed",), 4.0, "$.seed"),
-        (("actions", 0, "player"), 0.0, "$.actions[0].player"),
-        (("actions", 0, "player"), 2, "$.actions[0]"),
-        (("actions", 0, "kind"), "fly", "$.actions[0].kind"),
+        (("actions", 0), 0.0, "$.actions[0]"),
+        (("actions", 0), True, "$.actions[0]"),
+        (("actions", 0), other_seat, "$.actions[0]"),
+        (("actions", 0), 10**6, "$.actions[0]"),
+        (("actions", 0), -1, "$.actions[0]"),
     ]:
         bad = json.loads(json.dumps(doc))
         _set(bad, path, value)
@@ -410,6 +460,18 @@ def test_a_match_save_is_strict_too() -> None:
             Match.from_dict(bad)
         assert info.value.path == where, str(info.value)
     assert Match.from_dict(doc) == m
+    old = json.loads((FIXTURES / "match-v2-mid.json").read_text())  # actions as objects
+    for path, value, where in [
+        (("actions", 0, "player"), 0.0, "$.actions[0].player"),
+        (("actions", 0, "player"), 2, "$.actions[0]"),
+        (("actions", 0, "kind"), "fly", "$.actions[0].kind"),
+        (("actions", 0), 0, "$.actions[0]"),
+    ]:
+        bad = json.loads(json.dumps(old))
+        _set(bad, path, value)
+        with pytest.raises(SaveError) as info:
+            Match.from_dict(bad)
+        assert info.value.path == where, str(info.value)
 
 
 def test_every_profile_round_trips_through_a_checked_load() -> None:

@@ -284,3 +284,90 @@ def test_dask_errors_are_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert status == 2 and out == ""
     assert err.startswith("cambio simulate: error: cannot reach the Dask scheduler at")
     assert "Traceback" not in err and err.count("\n") == 1
+
+
+# --- confidence intervals and turn-one calls ----------------------------------------
+
+
+def test_wilson_interval_matches_the_textbook_and_brackets_the_rate() -> None:
+    from cambio.simulate import wilson_interval
+
+    # 60 wins in 100: the Wilson 95% interval is 0.5020 to 0.6906
+    low, high = wilson_interval(60, 100)
+    assert low == pytest.approx(0.5020, abs=5e-4) and high == pytest.approx(0.6906, abs=5e-4)
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+    low, high = wilson_interval(0, 20)
+    assert low == 0.0 and 0.1 < high < 0.2  # not empty at a rate of 0
+    low, high = wilson_interval(20, 20)
+    assert high == 1.0 and 0.8 < low < 0.9
+    for wins, games in ((3.5, 10), (250, 1000), (999, 1000)):
+        low, high = wilson_interval(wins, games)
+        assert 0.0 <= low <= wins / games <= high <= 1.0
+    # more rounds at the same rate: a narrower interval
+    widths = [wilson_interval(0.4 * n, n) for n in (50, 200, 800)]
+    assert widths[0][1] - widths[0][0] > widths[1][1] - widths[1][0] > widths[2][1] - widths[2][0]
+
+
+class CallAtTurn:
+    """Calls in its ``turn``-th turn (counted from 1) when it may, else draws and discards."""
+
+    def __init__(self, turn: int) -> None:
+        self.turn = turn
+        self.seat = -1
+
+    def reset(self, seat: int, rules: cambio.RuleSet, seed: int | None) -> None:
+        self.seat = seat
+
+    def act(self, view: cambio.PlayerView, legal: Any) -> cambio.Action:
+        kinds = {a.kind: a for a in legal}
+        if cambio.ActionKind.CALL in kinds and view.turns[self.seat] + 1 >= self.turn:
+            return kinds[cambio.ActionKind.CALL]
+        for kind in (cambio.ActionKind.DRAW, cambio.ActionKind.DISCARD, cambio.ActionKind.PASS):
+            if kind in kinds:
+                return kinds[kind]
+        return next(a for a in legal if a.kind is not cambio.ActionKind.CALL)
+
+    def react(self, view: cambio.PlayerView, snaps: Any) -> None:
+        return None
+
+
+def test_turn_one_calls_count_calls_in_the_callers_first_turn() -> None:
+    eager = functools.partial(CallAtTurn, 1)
+    later = functools.partial(CallAtTurn, 2)
+    report = cambio.simulate("practice", 2, [eager, later], 30, seed=3, rotate=True)
+    first, second = report.seats
+    # the eager bot calls in its first turn in every round it gets one (the other bot
+    # never calls before its own second turn)
+    assert first.calls == 30 and first.turn_one_calls == 30
+    assert second.calls == 0 and second.turn_one_calls == 0
+    assert report.turn_one_calls == 30
+    report = cambio.simulate("practice", 2, [later, "random-nocall"], 20, seed=3, rotate=True)
+    assert report.seats[0].calls == 20 and report.seats[0].turn_one_calls == 0
+    assert report.turn_one_calls == 0
+
+
+def test_each_seat_has_a_confidence_interval_around_its_rate() -> None:
+    from cambio.simulate import wilson_interval
+
+    report = cambio.simulate("practice", 3, ["memory", "random", "random"], 60, seed=2)
+    for seat in report.seats:
+        low, high = seat.win_rate_ci95
+        assert low <= seat.win_rate <= high
+        assert (low, high) == wilson_interval(seat.wins, report.games)
+    assert report.turn_one_calls == sum(s.turn_one_calls for s in report.seats)
+    assert report.seats[0].win_rate_ci95[0] > report.seats[1].win_rate_ci95[1]  # memory wins
+
+
+def test_cli_shows_the_intervals_and_turn_one_calls(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ("--bots", "memory,random", "--games", "40", "--seed", "6", "--rotate")
+    status, out, _ = run_cli(capsys, *args)
+    assert status == 0
+    assert "95% CI (Wilson score interval" in out
+    assert "Turn-one calls (a call in the caller's first turn): " in out
+    status, out, _ = run_cli(capsys, *args, "--json")
+    data = json.loads(out)
+    assert data["ci_method"] == "wilson"
+    assert data["turn_one_calls"] == sum(s["turn_one_calls"] for s in data["seats"])
+    for seat in data["seats"]:
+        low, high = seat["win_rate_ci95"]
+        assert low <= seat["win_rate"] <= high

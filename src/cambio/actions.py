@@ -24,12 +24,12 @@ import enum
 import functools
 import itertools
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import overload
 
 import attrs
 
-__all__ = ["Action", "ActionKind", "ActionSpace", "kinds_wanted", "space_size"]
+__all__ = ["Action", "ActionKind", "ActionList", "ActionSpace", "kinds_wanted", "space_size"]
 
 Slot = tuple[int, int]
 """A place on the table: ``(owner seat, position from 1)``."""
@@ -321,7 +321,26 @@ class ActionSpace:
             self._pair_base[a] = base - a - 1
             base += slots - a - 1
         self._decode_cache: dict[int, Action] = {}
+        self._deal_caches: dict[tuple[int, bool], dict[int, tuple[int, ...]]] = {}
+        self.snap_flags = bytes(self.is_snap(a) for a in range(self.size))
+        """``snap_flags[id]`` is 1 for a snap's id, else 0 (:meth:`is_snap` of every id)."""
         self._encode_cache: dict[Action, int] = {}
+
+    def deal_cache(self, grid: int, snap_any: bool) -> dict[int, tuple[int, ...]]:
+        """The cache of legal ids (by a key of the round's choosing) that every round
+        with this space shares while its grids are as dealt: each seat's first ``grid``
+        positions filled, nobody called; ``snap_any`` tells tables whose snaps reach
+        every grid from those that reach one's own only."""
+        key = (grid, snap_any)
+        cache = self._deal_caches.get(key)
+        if cache is None:
+            cache = self._deal_caches[key] = {}
+        return cache
+
+    def is_snap(self, action_id: int) -> bool:
+        """Whether the action with this id is a snap (of one card or several)."""
+        local = action_id % self.per_player
+        return self.o_snap <= local < self.o_give or local >= self.o_snap_many
 
     # ids from internal coordinates ------------------------------------------------
     def pair(self, a: int, b: int) -> int:
@@ -505,6 +524,63 @@ def _check_shape(action: object) -> None:
         # another action: refuse it, whatever the kind
         twice = next(p for i, p in enumerate(positions) if p in positions[:i])
         raise ValueError(f"position P{twice[0]}:{twice[1]} is named twice")
+
+
+class ActionList(Sequence[Action]):
+    """A read-only sequence of the actions with some ids, each decoded when it is read.
+
+    The bot driver hands bots their legal actions as one: a bot that reads one action
+    (the random bot picks an index) makes one :class:`Action`, not one per legal id.
+    Reading the same item twice gives the same object (the space caches its decodings).
+
+    >>> space = ActionSpace(2, 4)
+    >>> legal = ActionList([0, 1], space)
+    >>> len(legal), str(legal[1]), [str(a) for a in legal]
+    (2, 'P0 take', ['P0 draw', 'P0 take'])
+    """
+
+    __slots__ = ("_decode", "_space", "ids")
+
+    def __init__(self, ids: Sequence[int], space: ActionSpace) -> None:
+        self.ids = ids
+        """The ids of the actions, in order."""
+        self._space = space
+        self._decode = space.decode
+
+    def without_snaps(self) -> ActionList:
+        """The actions that are not snaps, in order (told apart by id, not decoded)."""
+        snaps = self._space.snap_flags
+        kept = [a for a in self.ids if not snaps[a]]
+        return self if len(kept) == len(self.ids) else ActionList(kept, self._space)
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    @overload
+    def __getitem__(self, index: int) -> Action: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Action]: ...
+
+    def __getitem__(self, index: int | slice) -> Action | list[Action]:
+        if isinstance(index, slice):
+            return [self._decode(a) for a in self.ids[index]]
+        return self._decode(self.ids[index])
+
+    def __iter__(self) -> Iterator[Action]:
+        return map(self._decode, self.ids)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, ActionList):
+            return list(self.ids) == list(other.ids)
+        if isinstance(other, (list, tuple)):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"ActionList([{', '.join(str(a) for a in self)}])"
 
 
 def kinds_wanted(

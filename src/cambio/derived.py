@@ -1,9 +1,10 @@
 """What a round derives from its RuleSet, computed once per RuleSet.
 
 Dealing a round needs the table's unshuffled deck and, for each card, its points, the
-key snapping compares (its rank or its value) and the power it grants. These depend only
-on the :class:`~cambio.rules.RuleSet`, so :func:`derived` computes them on the first round
-of a RuleSet and hands the same :class:`Derived` to every later round of that object.
+key snapping compares (its rank or its value) and the power it grants; playing it reads
+the rule settings its decisions depend on (:class:`Settings`). These depend only on the
+:class:`~cambio.rules.RuleSet`, so :func:`derived` computes them on the first round of a
+RuleSet and hands the same :class:`Derived` to every later round of that object.
 
 The cache is keyed by identity and forgets an entry when its RuleSet is garbage
 collected, so two tables in one process never share an entry, and an equal but separate
@@ -18,10 +19,58 @@ from functools import lru_cache
 
 import attrs
 
+from .actions import opening_choices
 from .cards import Card
 from .rules import Power, RuleSet
 
-__all__ = ["Derived", "derived", "shuffled_range"]
+__all__ = ["Derived", "Settings", "derived", "shuffled_range"]
+
+
+class Settings:
+    """The rule settings a round reads while it plays, looked up once per RuleSet.
+
+    Each is named after what the engine asks; the RuleSet section it comes from is
+    given beside it.
+    """
+
+    def __init__(self, rules: RuleSet) -> None:
+        grid, turn, call, snap, powers = (
+            rules.grid,
+            rules.turn,
+            rules.call,
+            rules.snap,
+            rules.powers,
+        )
+        self.grid_size: int = grid.size  # grid.rows
+        self.positions: int = grid.max_positions  # grid.rows + grid.extra
+        self.opening_choices: tuple[tuple[int, ...], ...] = opening_choices(
+            rules.opening.positions, rules.opening.count
+        )
+        # opening: whether every player sees its opening positions at the deal (there is
+        # no choice to make), and those positions
+        self.opening_auto: bool = rules.opening.count > 0 and not self.opening_choices
+        self.opening_positions: tuple[int, ...] = tuple(sorted(rules.opening.positions))
+        self.re_peek_ok: bool = rules.opening.re_peek  # opening.re_peek
+        self.take_ok: bool = turn.take_discard  # turn.take_discard
+        self.exchange_ok: bool = turn.exchange_equal  # turn.exchange_equal
+        self.max_turns: int = turn.max_turns  # turn.max_turns
+        self.call_first: bool = call.allowed and call.timing == "before-draw"  # call.*
+        self.call_last: bool = call.allowed and call.timing == "end-of-turn"
+        self.earliest: int = call.earliest  # call.earliest
+        self.caller_locked: bool = call.caller_locked  # call.caller_locked
+        self.snapping: bool = snap.when != "never"  # snap.when
+        self.snap_when: str = snap.when
+        self.snap_any: bool = snap.targets == "any"  # snap.targets
+        self.several: bool = snap.several  # snap.several
+        # snap.dealt_discard: the card the deal turns up opens a window where snaps reach it
+        self.dealt_window: bool = snap.dealt_discard and snap.when in ("any-time", "own-turn")
+        self.penalty_need: int = snap.penalty_cards  # snap.penalty_cards
+        self.penalty_first_empty: bool = snap.penalty_position == "first-empty"
+        self.penalty_blind: bool = snap.penalty_seen_by == "others"  # snap.penalty_seen_by
+        self.draw_timing: bool = powers.timing == "draw"  # powers.timing
+        self.swapped_out: bool = powers.swapped_out  # powers.swapped_out
+        self.swapped_out_stock_only: bool = powers.swapped_out_from == "stock"
+        self.recycling: bool = rules.stock.on_empty == "recycle"  # stock.on_empty
 
 
 @attrs.frozen
@@ -38,6 +87,8 @@ class Derived:
     """The power each card grants, or ``None``."""
     by_card: dict[Card, tuple[int, object, Power | None]]
     """``(value, key, power)`` of each distinct card, for prepared decks."""
+    settings: Settings
+    """The rule settings a round reads as it plays."""
 
 
 _CACHE: dict[int, tuple[weakref.ref[RuleSet], Derived]] = {}
@@ -62,6 +113,7 @@ def derived(rules: RuleSet) -> Derived:
         keys=tuple(by_card[c][1] for c in cards),
         powers=tuple(by_card[c][2] for c in cards),
         by_card=by_card,
+        settings=Settings(rules),
     )
 
     def forget(_ref: weakref.ref[RuleSet]) -> None:

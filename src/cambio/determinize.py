@@ -52,10 +52,39 @@ from .views import PlayerView
 __all__ = ["DeterminizeError", "InfoSet", "determinize"]
 
 
+Grids = tuple[tuple[tuple[int, bool], ...], ...]
+"""Each player's cards as ``(slot, whether a given player knew it)`` pairs."""
+Evidence = tuple[str, int, int, int, bool, bool, Grids]
+"""One choice of another player, as :attr:`InfoSet.evidence` records it."""
+
+
 class DeterminizeError(ValueError):
     """The view cannot come from a round of these rules (wrong table, a forged view)."""
 
 
+# event kinds as module constants: an enum attribute lookup per comparison is slow
+_E_CALL = EventKind.CALL
+_E_DEAL = EventKind.DEAL
+_E_DISCARD = EventKind.DISCARD
+_E_DRAW = EventKind.DRAW
+_E_END = EventKind.END
+_E_EXCHANGE = EventKind.EXCHANGE
+_E_FAILED_EXCHANGE = EventKind.FAILED_EXCHANGE
+_E_GIVE = EventKind.GIVE
+_E_OPENING_PEEK = EventKind.OPENING_PEEK
+_E_PASS = EventKind.PASS
+_E_PEEK = EventKind.PEEK
+_E_PENALTY = EventKind.PENALTY
+_E_POWER = EventKind.POWER
+_E_RECYCLE = EventKind.RECYCLE
+_E_REPLACE = EventKind.REPLACE
+_E_RE_PEEK = EventKind.RE_PEEK
+_E_SKIP = EventKind.SKIP
+_E_SNAP = EventKind.SNAP
+_E_SWAP = EventKind.SWAP
+_E_TAKE = EventKind.TAKE
+_E_TURN = EventKind.TURN
+_E_WRONG_SNAP = EventKind.WRONG_SNAP
 _PHASES = {p.name.lower(): p for p in Phase}
 _PROTOS: dict[tuple[int, int], tuple[RuleSet, Round]] = {}
 _TABLES: dict[int, tuple[RuleSet, dict[Card, tuple[int, object, Power | None]]]] = {}
@@ -88,6 +117,46 @@ def _card_table(rules: RuleSet) -> dict[Card, tuple[int, object, Power | None]]:
         table[card] = (value, value if by_value else card.rank, rules.powers.power_of(card))
     _TABLES[id(rules)] = (rules, table)
     return table
+
+
+_FACES: dict[int, tuple[RuleSet, _Faces]] = {}
+_Faces = tuple[
+    list[Card],
+    dict[Card, int],
+    list[int],
+    list[object],
+    list[Power | None],
+    list[int],
+    float,
+]
+
+
+def _faces(rules: RuleSet, proto: Round) -> _Faces:
+    """The table's distinct cards in a fixed order, their index, value, snap key and
+    power, how many of each the deck holds, and the deck's mean value (per table)."""
+    hit = _FACES.get(id(rules))
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    if len(_FACES) > 64:
+        _FACES.clear()
+    cards = _card_table(rules)
+    faces = sorted(cards, key=lambda c: (c.rank, c.suit))
+    tid = {c: i for i, c in enumerate(faces)}
+    bag = [0] * len(faces)
+    for c in proto.deck:
+        bag[tid[c]] += 1
+    deck = proto.deck
+    out: _Faces = (
+        faces,
+        tid,
+        [cards[c][0] for c in faces],
+        [cards[c][1] for c in faces],
+        [cards[c][2] for c in faces],
+        bag,
+        sum(cards[c][0] for c in deck) / max(1, len(deck)),
+    )
+    _FACES[id(rules)] = (rules, out)
+    return out
 
 
 def _step_fits(step: Step, kind: str, actor: int, places: Sequence[tuple[int, int]]) -> bool:
@@ -151,14 +220,14 @@ class InfoSet:
     hidden any more).
     """
 
-    def __init__(self, view: PlayerView, rules: RuleSet) -> None:
+    def __init__(self, view: PlayerView, rules: RuleSet, *, evidence: bool = False) -> None:
         if not isinstance(view, PlayerView):
             raise TypeError(f"expected a PlayerView, got {view!r}")
         if not isinstance(rules, RuleSet):
             raise TypeError(f"expected a RuleSet, got {rules!r}")
         if view.phase == "over":
             raise ValueError("the round is over: every card is known, nothing to sample")
-        if not view.history or view.history[0].kind != EventKind.DEAL:
+        if not view.history or view.history[0].kind != _E_DEAL:
             raise DeterminizeError(
                 "the view's history does not start at the deal (a round set up from a "
                 "written position?): determinize follows the cards from the deal"
@@ -170,6 +239,7 @@ class InfoSet:
         if view.grid_size != proto._G:
             raise DeterminizeError(f"the view's grids hold {view.grid_size} cards, not {proto._G}")
         self._cards = _card_table(rules)
+        self._record = evidence
         self._read(view, rules, proto)
 
     # ------------------------------------------------------------------ reading
@@ -214,6 +284,13 @@ class InfoSet:
         owed = 0  # players owed a call at their next turn (snap.empty_grid_calls)
         snap_rules = rules.snap
         call_last = rules.call.allowed and rules.call.timing == "end-of-turn"
+        record = self._record
+        call_first = record and rules.call.allowed and rules.call.timing == "before-draw"
+        evidence: list[Evidence] = []
+
+        def grids(q: int) -> Grids:
+            bit = 1 << q
+            return tuple(tuple((v, bool(known[v] & bit)) for v in row if v >= 0) for row in slots)
 
         def at(place: tuple[int, int], k: int) -> int:
             o, pos = place
@@ -265,23 +342,25 @@ class InfoSet:
         for k, e in enumerate(view.history):
             kind, p = e.kind, e.player
             vars_: tuple[int, ...] = ()
-            if kind == EventKind.DEAL:
+            if kind == _E_DEAL:
                 vars_ = (n * G,)
-            elif kind == EventKind.OPENING_PEEK:
+            elif kind == _E_OPENING_PEEK:
                 vars_ = tuple(at(pl, k) for pl in e.positions)
                 for v in vars_:
                     known[v] |= 1 << p
                 opening_seen[p] = tuple(pos for _, pos in e.positions)
                 if choices and starter < 0:
                     starter = p
-            elif kind == EventKind.TURN:
+            elif kind == _E_TURN:
                 if starter < 0:
                     starter = p
                 if caller >= 0 and final:
                     final.pop(0)
                 current, phase = p, Phase.TURN
                 owed &= ~(1 << p)
-            elif kind == EventKind.DRAW:
+            elif kind == _E_DRAW:
+                if p != me and call_first and caller < 0:
+                    evidence.append(("nocall", p, -1, -1, False, False, grids(p)))
                 if not stock:
                     raise self._fail(k, "a draw from an empty stock")
                 drawn = stock.pop()
@@ -298,7 +377,9 @@ class InfoSet:
                             phase = Phase.POWER
                     else:
                         hp = hidden[drawn] = _HiddenPower(p)
-            elif kind == EventKind.TAKE:
+            elif kind == _E_TAKE:
+                if p != me and call_first and caller < 0:
+                    evidence.append(("nocall", p, -1, -1, False, False, grids(p)))
                 if not discard:
                     raise self._fail(k, "a take from an empty discard pile")
                 drawn = discard.pop()
@@ -306,28 +387,30 @@ class InfoSet:
                 known[drawn] = ALL
                 vars_ = (drawn,)
                 phase = Phase.TAKEN
-            elif kind in (EventKind.REPLACE, EventKind.DISCARD, EventKind.EXCHANGE) or (
-                kind == EventKind.FAILED_EXCHANGE
-            ):
+            elif kind in (_E_REPLACE, _E_DISCARD, _E_EXCHANGE) or (kind == _E_FAILED_EXCHANGE):
                 if after_drawn or hp is not None:
                     end_power()  # a power fired by the draw, declined without a word
                 if drawn < 0:
                     raise self._fail(k, f"a {kind} without a card in hand")
-                if kind == EventKind.REPLACE:
+                if kind == _E_REPLACE:
                     o, pos = e.positions[0]
                     old = at(e.positions[0], k)
+                    if record and p != me and o == p:
+                        evidence.append(("keep", p, drawn, old, from_stock, False, grids(p)))
                     slots[o][pos - 1] = drawn
                     discard.append(old)
                     known[old] = ALL
                     penalty_of.pop(old, None)
                     vars_ = (old,)
                     open_window(p)
-                elif kind == EventKind.DISCARD:
+                elif kind == _E_DISCARD:
+                    if record and p != me and from_stock:
+                        evidence.append(("drop", p, drawn, -1, False, False, grids(p)))
                     discard.append(drawn)
                     known[drawn] = ALL
                     vars_ = (drawn,)
                     open_window(p)
-                elif kind == EventKind.EXCHANGE:
+                elif kind == _E_EXCHANGE:
                     vars_ = tuple(at(pl, k) for pl in e.positions)
                     for (o, pos), v in zip(e.positions, vars_, strict=True):
                         slots[o][pos - 1] = -1
@@ -351,7 +434,7 @@ class InfoSet:
                         open_window(p)
                 drawn = -1
                 main_done()
-            elif kind == EventKind.POWER:
+            elif kind == _E_POWER:
                 card = e.cards[0] if e.cards else None
                 if card is None or not discard:
                     raise self._fail(k, "a power without its card on the discard pile")
@@ -361,7 +444,7 @@ class InfoSet:
                 power_card, step, peeked, after_drawn = discard[-1], 0, 0, False
                 vars_ = (power_card,)
                 phase = Phase.POWER
-            elif kind == EventKind.PEEK:
+            elif kind == _E_PEEK:
                 v = at(e.positions[0], k)
                 known[v] |= 1 << p
                 vars_ = (v,)
@@ -371,9 +454,29 @@ class InfoSet:
                 else:
                     peeked += 1
                     advance()
-            elif kind == EventKind.SWAP:
+            elif kind == _E_SWAP:
                 (oa, ia), (ob, ib) = e.positions
                 va, vb = at(e.positions[0], k), at(e.positions[1], k)
+                if (
+                    record
+                    and p != me
+                    and hp is None
+                    and e.note != "seen"
+                    and (oa == p) != (ob == p)
+                ):
+                    mine_, theirs = (va, vb) if oa == p else (vb, va)
+                    bit = 1 << p
+                    evidence.append(
+                        (
+                            "swap",
+                            p,
+                            mine_,
+                            theirs,
+                            bool(known[mine_] & bit),
+                            bool(known[theirs] & bit),
+                            (),
+                        )
+                    )
                 slots[oa][ia - 1], slots[ob][ib - 1] = vb, va
                 if oa != ob:
                     penalty_of.pop(va, None)
@@ -388,14 +491,14 @@ class InfoSet:
                     phase = Phase.POWER
                 else:
                     advance()
-            elif kind == EventKind.SKIP:
+            elif kind == _E_SKIP:
                 if hp is not None:
                     hp.skipped = True
                 end_power()
-            elif kind in (EventKind.SNAP, EventKind.WRONG_SNAP):
+            elif kind in (_E_SNAP, _E_WRONG_SNAP):
                 vars_ = tuple(at(pl, k) for pl in e.positions)
                 w_tried |= 1 << p
-                if kind == EventKind.SNAP:
+                if kind == _E_SNAP:
                     for (o, pos), v in zip(e.positions, vars_, strict=True):
                         slots[o][pos - 1] = -1
                         discard.append(v)
@@ -419,7 +522,7 @@ class InfoSet:
                             bits |= 1 << q
                     for v in vars_:
                         known[v] |= bits
-            elif kind == EventKind.PENALTY:
+            elif kind == _E_PENALTY:
                 if e.positions:
                     if not stock:
                         raise self._fail(k, "a penalty card from an empty stock")
@@ -429,7 +532,7 @@ class InfoSet:
                     known[v] = 0
                     if snap_rules.penalty_position == "first-empty" and pos <= G:
                         penalty_of[v] = o
-            elif kind == EventKind.GIVE:
+            elif kind == _E_GIVE:
                 (o1, i1), (o2, i2) = e.positions
                 v = at(e.positions[0], k)
                 slots[o1][i1 - 1] = -1
@@ -437,17 +540,18 @@ class InfoSet:
                 phase = give_return
                 snapper, give_target = -1, -1
                 emptied(o1)
-            elif kind == EventKind.CALL:
+            elif kind == _E_CALL:
                 caller = p
                 final = self._final_queue(rules, p, current)
-            elif kind == EventKind.PASS:
-                pass  # the next TURN event ends the turn
-            elif kind == EventKind.RE_PEEK:
+            elif kind == _E_PASS:
+                if record and p != me and call_last and caller < 0:
+                    evidence.append(("nocall", p, -1, -1, False, False, grids(p)))
+            elif kind == _E_RE_PEEK:
                 repeek |= 1 << p
                 vars_ = tuple(at(pl, k) for pl in e.positions)
                 for v in vars_:
                     known[v] |= 1 << p
-            elif kind == EventKind.RECYCLE:
+            elif kind == _E_RECYCLE:
                 recycles += 1
                 top = discard.pop()
                 source, discard = discard, [top]
@@ -457,7 +561,7 @@ class InfoSet:
                 known.extend([0] * len(source))
                 fixed.extend([None] * len(source))
                 pool_of.extend([len(pools) - 1] * len(source))
-            elif kind == EventKind.END:
+            elif kind == _E_END:
                 raise self._fail(k, "the round is over")
             else:
                 raise self._fail(k, f"unknown event kind {kind!r}")
@@ -470,7 +574,8 @@ class InfoSet:
                         continue
                     if card not in self._cards:
                         raise self._fail(k, f"{card} is not in this table's deck")
-                    if fixed[v] is not None and fixed[v] != card:
+                    had = fixed[v]
+                    if had is not None and had is not card and had != card:
                         raise self._fail(k, f"{card} where {fixed[v]} was seen")
                     fixed[v] = card
 
@@ -487,12 +592,16 @@ class InfoSet:
                     raise DeterminizeError(f"the history and the view disagree about P{o}:{i + 1}")
                 card = view.grids[o][i]
                 if card is not None:
-                    if not known[v] & ME or fixed[v] not in (None, card):
+                    had = fixed[v]
+                    if not known[v] & ME or (had is not None and had is not card and had != card):
                         raise DeterminizeError(f"the view shows {card} at P{o}:{i + 1} unseen")
                     fixed[v] = card
                 elif v >= 0 and known[v] & ME:
                     raise DeterminizeError(f"the view forgot a card at P{o}:{i + 1}")
-        if [c for c in (fixed[v] for v in discard)] != list(view.discard):
+        pile = view.discard
+        if len(pile) != len(discard) or not all(
+            a is b or a == b for a, b in zip((fixed[v] for v in discard), pile, strict=True)
+        ):
             raise DeterminizeError("the history and the view disagree about the discard pile")
         if len(stock) != view.stock_size:
             raise DeterminizeError("the history and the view disagree about the stock")
@@ -501,6 +610,16 @@ class InfoSet:
         if view.holding is not None:
             fixed[drawn] = view.holding
 
+        self.evidence = evidence
+        """What other players' choices suggest about cards the viewer has not seen, as
+        read from the history (for a search that weighs its samples; see
+        :mod:`cambio.bots.search_bot`), each ``(kind, p, a, b, flag, flag2, grids)``:
+        ``"keep"``: ``p`` replaced card ``b`` by the card ``a`` it held (``flag``: drawn
+        from the stock); ``"drop"``: ``p`` discarded the card ``a`` it drew;
+        ``"swap"``: ``p`` swapped its card ``a`` blind with another's card ``b``
+        (``flag``, ``flag2``: whether ``p`` knew them); ``"nocall"``: ``p`` could call
+        and did not. Cards are slot numbers of :meth:`assignment`; ``grids`` holds each
+        player's cards then as ``(slot, p knew it)`` pairs (empty for a swap)."""
         self._N = N
         self._slots = slots
         self._discard = discard
@@ -591,12 +710,10 @@ class InfoSet:
     # ------------------------------------------------------------------ sampling
     def _prepare(self) -> None:
         """Work out once what every sample shares: the bags to draw from, the layout."""
-        faces = sorted(self._cards, key=lambda c: (c.rank, c.suit))
-        tid = {c: i for i, c in enumerate(faces)}
+        faces, tid, self._tval, self._tkey, self._tpow, deck_bag, self._deck_mean = _faces(
+            self.rules, self.proto
+        )
         self._faces = faces
-        self._tval = [self._cards[c][0] for c in faces]
-        self._tkey = [self._cards[c][1] for c in faces]
-        self._tpow = [self._cards[c][2] for c in faces]
         fixed = [-1 if c is None else tid[c] for c in self._fixed]
         self._fixed_t = fixed
         members: list[list[int]] = [[] for _ in self._pools]
@@ -604,11 +721,10 @@ class InfoSet:
             members[k].append(v)
         self._draws: list[tuple[list[int], list[int], list[int], list[int]]] = []
         for k, group in enumerate(members):
-            bag = [0] * len(faces)
             if k == 0:
-                for c in self.proto.deck:
-                    bag[tid[c]] += 1
+                bag = deck_bag[:]
             else:
+                bag = [0] * len(faces)
                 for v in self._pools[k]:
                     if fixed[v] < 0:
                         raise DeterminizeError("a recycled card that nobody saw")
@@ -630,7 +746,8 @@ class InfoSet:
             loose = [v for v in free if v not in self._constraints]
             rest = [t for t, m in enumerate(bag) for _ in range(m)]
             self._draws.append((loose, tied, bag, rest))
-        self._fill = [(k, vs) for k, vs in self._refs if None in self._history[k].cards]
+        history = self._history
+        self._fill = [(k, vs) for k, vs in self._refs if any(c is None for c in history[k].cards)]
         self._layout_fixed = self._layout(None) if len(self._pools) == 1 else None
 
     def _assign(self, rng: random.Random) -> list[int]:
@@ -731,9 +848,33 @@ class InfoSet:
             phys[pc] if pc >= 0 else -1,
         )
 
+    def assignment(self, rng: random.Random) -> list[int]:
+        """A face for every slot, drawn uniformly like :meth:`sample` draws them: an
+        index into :attr:`face_values` (a search may weigh it before building the round
+        with :meth:`build`)."""
+        return self._assign(rng)
+
+    @property
+    def face_values(self) -> list[int]:
+        """The value of each face an :meth:`assignment` names."""
+        return self._tval
+
+    @property
+    def face_powers(self) -> list[Power | None]:
+        """The power of each face an :meth:`assignment` names (``None``: no power)."""
+        return self._tpow
+
+    @property
+    def deck_mean(self) -> float:
+        """The mean value of the table's deck."""
+        return self._deck_mean
+
     def sample(self, rng: random.Random) -> Round:
         """One round drawn uniformly from those the view cannot tell apart."""
-        assign = self._assign(rng)
+        return self.build(self._assign(rng), rng)
+
+    def build(self, assign: list[int], rng: random.Random) -> Round:
+        """The round of an :meth:`assignment` (its stock's future drawn from ``rng``)."""
         N = self._N
         phys: list[int] | None = None
         if self._layout_fixed is not None:
@@ -818,6 +959,7 @@ class InfoSet:
         d["_histories"] = histories
         d["_actions"] = []
         d["_legal_cache"] = {}
+        d["_layout_cache"] = {}
         return Round._from_fields(d)
 
 

@@ -90,6 +90,9 @@ class EventKind(str, enum.Enum):
         return format(self.value, spec)
 
 
+_new = tuple.__new__  # an Event from its six fields, without the keyword wrapper
+
+
 class Event(NamedTuple):
     """One thing that happened in a round (an immutable record).
 
@@ -121,9 +124,11 @@ class Event(NamedTuple):
 
     def as_seen_by(self, player: int) -> Event:
         """This event as ``player`` saw it: unseen cards become ``None``."""
-        if self.seen_by is None or player in self.seen_by or not self.cards:
+        seen_by = self.seen_by
+        if seen_by is None or player in seen_by or not self.cards:
             return self
-        return self._replace(cards=(None,) * len(self.cards))
+        kind, who, positions, cards, _, note = self
+        return _new(Event, (kind, who, positions, (None,) * len(cards), seen_by, note))
 
     def __str__(self) -> str:
         who = f"P{self.player} " if self.player >= 0 else ""

@@ -30,6 +30,7 @@ from .events import Event, EventKind
 from .scoring import score_round
 
 if TYPE_CHECKING:
+    from .cards import Card
     from .round import Round
 
 __all__ = ["ensure_consistent", "state_problem"]
@@ -37,6 +38,7 @@ __all__ = ["ensure_consistent", "state_problem"]
 _EVENT_KINDS = frozenset(
     v for k, v in vars(EventKind).items() if k.isupper() and isinstance(v, str)
 )
+_KIND_IDS = frozenset(id(k) for k in EventKind)
 _REASONS = ("call", "stock", "empty-grid", "turn-cap")
 
 
@@ -377,6 +379,7 @@ def _problems(r: Round, events: bool = True) -> Iterator[tuple[str, str]]:
     # --- a live round has a decision -------------------------------------------------
     who = r.to_act
     r._legal_cache = {}
+    r._layout_cache = {}
     try:
         legal = r.legal_action_ids(who)
         r.reactors  # noqa: B018 - computes every player's snaps
@@ -385,6 +388,7 @@ def _problems(r: Round, events: bool = True) -> Iterator[tuple[str, str]]:
         return
     finally:
         r._legal_cache = {}
+        r._layout_cache = {}
     if not legal:
         yield "phase", f"P{who} is to decide but has no legal action"
         return
@@ -434,27 +438,37 @@ def _result_problems(r: Round, events: bool = True) -> Iterator[tuple[str, str]]
 def _event_problems(r: Round) -> Iterator[tuple[str, str]]:
     n = r.players
     P = r._P
-    cards = set(r.deck)
+    # the deck's own card objects and the event kinds are found by identity first (no
+    # hashing of cards or enum members); anything else is then looked up by value
+    deck_ids = {id(c) for c in r.deck}
+    cards: set[Card] = set()
     events: list[Event] = r._events
     if not events or events[0].kind != EventKind.DEAL:
         yield "events", "the event log starts with the deal"
         return
     for k, e in enumerate(events):
-        at = f"events[{k}]"
-        if e.kind not in _EVENT_KINDS:
-            yield at, f"unknown event kind {e.kind!r}"
+        kind = e.kind
+        if id(kind) not in _KIND_IDS and kind not in _EVENT_KINDS:
+            yield f"events[{k}]", f"unknown event kind {kind!r}"
             return
         if not -1 <= e.player < n:
-            yield at, f"expected a player from -1 (the table) to {n - 1}, found {e.player}"
+            yield (
+                f"events[{k}]",
+                f"expected a player from -1 (the table) to {n - 1}, found {e.player}",
+            )
             return
         for o, pos in e.positions:
             if not (0 <= o < n and 1 <= pos <= P):
-                yield at, f"place ({o}, {pos}) is not on this table"
+                yield f"events[{k}]", f"place ({o}, {pos}) is not on this table"
                 return
         for card in e.cards:
-            if card is not None and card not in cards:
-                yield at, f"card {card} is not in this table's deck"
+            if card is None or id(card) in deck_ids:
+                continue
+            if not cards:
+                cards = set(r.deck)
+            if card not in cards:
+                yield f"events[{k}]", f"card {card} is not in this table's deck"
                 return
         if e.seen_by is not None and any(not 0 <= q < n for q in e.seen_by):
-            yield at, f"seen by a player who is not at this table: {sorted(e.seen_by)}"
+            yield f"events[{k}]", f"seen by a player who is not at this table: {sorted(e.seen_by)}"
             return

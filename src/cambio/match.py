@@ -164,7 +164,9 @@ __all__ = [
     "RoundRecord",
 ]
 
-SAVE_FORMAT = "cambio-match/2"
+SAVE_FORMAT = "cambio-match/3"
+OLD_SAVE_FORMAT = "cambio-match/2"
+"""The previous format (actions as objects): still read."""
 
 MAX_HIGH_CARD_DRAWS = 20
 """High-card draws for the first dealer before a tie still standing is settled by lot."""
@@ -1186,13 +1188,14 @@ class Match:
         """A JSON-ready record that :meth:`from_dict` replays into an equal match."""
         from .loading import ruleset_to_dict
 
+        encode = self.space.encode
         return {
             "format": SAVE_FORMAT,
             "rules": ruleset_to_dict(self._first_rules),
             "players": self.players,
             "seed": self.seed,
             "decks": [None if d is None else [card_to_json(c) for c in d] for d in self.decks],
-            "actions": [_action_to_dict(a) for a in self._actions],
+            "actions": [encode(a) for a in self._actions],  # ids in the match's space
             "changes": [
                 {"at": at, "kind": kind, "rules": None if r is None else ruleset_to_dict(r)}
                 for at, kind, r in self._changes
@@ -1236,11 +1239,3 @@ class Match:
         for a in actions:
             match.apply(a)
         return match
-
-
-def _action_to_dict(action: Action) -> dict[str, Any]:
-    return {
-        "kind": action.kind.value,
-        "player": action.player,
-        "positions": [list(p) for p in action.positions],
-    }

@@ -1,4 +1,4 @@
-"""Play Cambio in the terminal: you in seat 0 against MemoryBots.
+"""Play Cambio in the terminal: you in seat 0 against bots (MemoryBots unless you choose).
 
 ``cambio play`` (or :func:`play`) deals a round, shows your opening peek once, then
 asks for short typed commands on your decisions (``help`` lists them) and prints every
@@ -44,7 +44,7 @@ from typing import Any, TextIO
 import attrs
 
 from .actions import Action, ActionKind
-from .bots import Bot, BotError, MemoryBot, derive_seed
+from .bots import BOT_NAMES, Bot, BotError, MemoryBot, derive_seed, make_bot
 from .cards import JOKER, Card
 from .errors import RuleSetError, SaveError
 from .events import Event, EventKind
@@ -64,6 +64,7 @@ __all__ = [
     "end_text",
     "load_save",
     "narrate",
+    "opponent_names",
     "opponents_seen",
     "play",
     "run_command",
@@ -859,6 +860,40 @@ class _Settings:
     whole_match: bool
     snap: str
     show_known: bool
+    opponents: tuple[str, ...] = ()
+    """The bot of each other seat by name (:data:`~cambio.bots.BOT_NAMES`), seat 1 first;
+    empty: MemoryBots."""
+
+
+def _opponent(name: str) -> Bot:
+    """A fresh bot for an opponent's seat (the module's MemoryBot for ``memory``)."""
+    return MemoryBot() if name == "memory" else make_bot(name)
+
+
+def opponent_names(opponents: str | Sequence[str] | None, players: int) -> tuple[str, ...]:
+    """The bot name of each of the ``players - 1`` other seats, from one name for all or
+    one per seat (a comma-separated string or a sequence). Raises ``ValueError``.
+
+    >>> opponent_names("search", 3)
+    ('search', 'search')
+    >>> opponent_names("memory, search", 3)
+    ('memory', 'search')
+    """
+    if opponents is None:
+        return ("memory",) * (players - 1)
+    parts = opponents.split(",") if isinstance(opponents, str) else list(opponents)
+    names = tuple(str(p).strip().lower() for p in parts)
+    for name in names:
+        if name not in BOT_NAMES:
+            raise ValueError(f"unknown opponent {name!r} (expected one of: {', '.join(BOT_NAMES)})")
+    if len(names) == 1:
+        return names * (players - 1)
+    if len(names) != players - 1:
+        raise ValueError(
+            f"{len(names)} opponents named for {players - 1} other seats "
+            "(name one bot for all, or one per seat)"
+        )
+    return names
 
 
 class _Game:
@@ -892,7 +927,8 @@ class _Game:
         self.names = names
         self.person = TerminalPlayer(term, rules, names, show_known=settings.show_known)
         self.person.script = list(script)
-        self.bots: dict[int, Bot] = {s: MemoryBot() for s in range(1, n)}
+        chosen = settings.opponents or ("memory",) * (n - 1)
+        self.bots: dict[int, Bot] = {s: _opponent(chosen[s - 1]) for s in range(1, n)}
         self._round_dealt = 0
         self._asked: tuple[int, int] = (-1, -1)
         self._watching = True
@@ -909,6 +945,7 @@ class _Game:
             "whole_match": s.whole_match,
             "snap": s.snap,
             "show_known": s.show_known,
+            "opponents": list(s.opponents),
             "answers": self.person.answers,
             "actions": [a.to_dict() for a in self.match.actions],
         }
@@ -952,7 +989,8 @@ class _Game:
         line = term.rule * 60
         term.say(line)
         term.say(f"Cambio at the {rules.name} table: {n} players, seed {self.settings.seed}.")
-        others = ", ".join(f"{names[p]} (P{p})" for p in range(1, n))
+        bots = self.settings.opponents or ("memory",) * (n - 1)
+        others = ", ".join(f"{names[p]} (P{p}, {bots[p - 1]} bot)" for p in range(1, n))
         term.say(f"You are P0; {others} {'are' if n > 2 else 'is'} the computer.")
         if rules.teams.size > 1:
             for team in self.match.teams:
@@ -1214,6 +1252,7 @@ def play(
     snap: str = "known",
     save_to: str | Path | None = None,
     resume: str | Path | None = None,
+    opponents: str | Sequence[str] | None = None,
 ) -> int:
     """Play in the terminal (you are seat 0); return an exit status.
 
@@ -1223,8 +1262,10 @@ def play(
     whole match is played, else one round. ``snap`` is one of :data:`SNAP_PROMPTS`.
     Leaving (``q``, end of input, Ctrl-C) saves the game to ``save_to`` (default
     ``cambio-TABLE-SEED.json`` in the current folder); ``resume`` continues a saved game
-    exactly (the other arguments are then taken from the save). ``stdin``/``stdout``
-    default to the process streams.
+    exactly (the other arguments are then taken from the save). ``opponents`` names the
+    other seats' bots (:func:`opponent_names`: one name for all or one per seat, from
+    :data:`cambio.bots.BOT_NAMES`; MemoryBots by default). ``stdin``/``stdout`` default
+    to the process streams.
     """
     term = _Terminal(stdin or sys.stdin, stdout or sys.stdout)
     script: list[dict[str, Any] | None] = []
@@ -1243,13 +1284,15 @@ def play(
             import random
 
             seed = random.SystemRandom().randrange(10**6)
+        seats = rules.players.default if players is None else players
         settings = _Settings(
             rules=rules,
-            players=rules.players.default if players is None else players,
+            players=seats,
             seed=seed,
             whole_match=whole_match,
             snap=snap,
             show_known=show_known,
+            opponents=opponent_names(opponents, seats),
         )
     path = (
         Path(save_to)
@@ -1325,6 +1368,13 @@ def load_save(path: Path) -> tuple[_Settings, list[dict[str, Any] | None]]:
             except ValueError as error:
                 raise SaveError(f"$.answers[{i}]", str(error)) from None
         answers.append(answer)
+    chosen = data.get("opponents", ["memory"])  # saves from before --opponents: memory
+    if not isinstance(chosen, list) or not all(isinstance(x, str) for x in chosen):
+        raise SaveError("$.opponents", f"expected a list of bot names, got {chosen!r}")
+    try:
+        opponents = opponent_names(chosen or ["memory"], max(2, data["players"]))
+    except ValueError as error:
+        raise SaveError("$.opponents", str(error)) from None
     settings = _Settings(
         rules=rules,
         players=data["players"],
@@ -1332,6 +1382,7 @@ def load_save(path: Path) -> tuple[_Settings, list[dict[str, Any] | None]]:
         whole_match=data["whole_match"],
         snap=data["snap"],
         show_known=data["show_known"],
+        opponents=opponents,
     )
     try:
         Match(rules, settings.players, seed=settings.seed)
@@ -1374,6 +1425,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--from-memory",
         action="store_true",
         help="hide the cards you have seen on the board: play from memory",
+    )
+    parser.add_argument(
+        "--opponents",
+        default="memory",
+        metavar="BOTS",
+        help="the computer players: one bot name for all or one per seat, comma-separated "
+        f"({', '.join(BOT_NAMES)}; default memory)",
     )
     parser.add_argument(
         "--save",
@@ -1424,6 +1482,12 @@ def run_command(args: argparse.Namespace) -> int:
                 f"cambio play: error: the {rules.name} table plays in teams of {size}\n"
             )
             return 2
+    seats = rules.players.default if players is None else players
+    try:
+        opponents = opponent_names(args.opponents, seats)
+    except ValueError as error:
+        sys.stderr.write(f"cambio play: error: --opponents: {error}\n")
+        return 2
     return play(
         rules,
         players,
@@ -1432,6 +1496,7 @@ def run_command(args: argparse.Namespace) -> int:
         whole_match=not args.round,
         snap=args.snap,
         save_to=args.save,
+        opponents=opponents,
     )
 
 

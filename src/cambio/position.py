@@ -598,6 +598,7 @@ def read_position(rules: RuleSet | str, text: str) -> Round:
     rnd._histories = [() for _ in range(n)]
     rnd._actions = []
     rnd._legal_cache = {}
+    rnd._layout_cache = {}
     rnd._result = None
     _check_phase(rnd, fields, opts)
     if rnd._phase is Phase.OVER:

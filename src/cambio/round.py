@@ -79,9 +79,10 @@ actions of everyone at once (``legal_action_ids()`` with no player), saves
 from __future__ import annotations
 
 import enum
+import functools
 import itertools
-import json
 import random
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from operator import itemgetter
 from typing import Any, Final
@@ -92,7 +93,6 @@ from .actions import (
     ActionSpace,
     action_space,
     kinds_wanted,
-    opening_choices,
 )
 from .cards import Card
 from .derived import derived, shuffled_range
@@ -134,6 +134,22 @@ class Phase(enum.IntEnum):
 _TURN_PHASES = frozenset(
     {Phase.TURN, Phase.DRAWN, Phase.TAKEN, Phase.POWER, Phase.END_OF_TURN, Phase.CLOSING}
 )
+# the same, indexed by phase number (an enum member's hash is computed in Python; its
+# index is not)
+_IN_TURN: tuple[bool, ...] = tuple(ph in _TURN_PHASES for ph in Phase)
+
+_new_event = tuple.__new__  # builds an Event without its keyword-default wrapper
+
+_GLOBAL_KEY = 1 << 20  # layout cache keys: p (local snap ids), ~p (replace ids), this + p
+
+_PHASE_NAMES: tuple[str, ...] = tuple(ph.name.lower() for ph in Phase)
+"""Each phase's name as views show it, by phase number."""
+
+
+@functools.lru_cache(maxsize=64)
+def _singletons(n: int) -> tuple[frozenset[int], ...]:
+    """``frozenset({p})`` for each seat: the ``seen_by`` of a private event, shared."""
+    return tuple(frozenset({p}) for p in range(n))
 
 
 # the "rules" of a blank Round, made only by Round._from_fields: under mypyc, Round is a
@@ -223,20 +239,15 @@ class Round:
         self.seed = seed
         self.dealer = dealer
         self.starter = starter
-        grid = rules.grid
-        self._G = grid.size
-        self._P = grid.max_positions
-        self._ALL = (1 << n) - 1
-        self._opening_choices = opening_choices(rules.opening.positions, rules.opening.count)
-        self.space = action_space(
-            n,
-            self._P,
-            self._opening_choices,
-            rules.turn.exchange_equal,
-            rules.snap.several,
-        )
-
         table = derived(rules)
+        cfg = table.settings
+        self._cfg = cfg
+        self._G = cfg.grid_size
+        self._P = cfg.positions
+        self._ALL = (1 << n) - 1
+        self._opening_choices = cfg.opening_choices
+        self.space = action_space(n, self._P, self._opening_choices, cfg.exchange_ok, cfg.several)
+
         if deck is None and len(table.cards) < 2:  # too few to deal; said below
             deck = ()
         if deck is None:
@@ -260,21 +271,27 @@ class Round:
                 f"a deck of {len(order)} cards cannot deal {n} grids of {self._G} and a discard"
             )
         self.deck = tuple(order)
-        powers = rules.powers
-        # Settings read on every decision, looked up once.
-        self._take_ok = rules.turn.take_discard
-        self._call_first = rules.call.allowed and rules.call.timing == "before-draw"
-        self._call_last = rules.call.allowed and rules.call.timing == "end-of-turn"
-        self._earliest = rules.call.earliest
-        self._re_peek_ok = rules.opening.re_peek
-        self._exchange_ok = rules.turn.exchange_equal
-        self._snapping = rules.snap.when != "never"
-        self._draw_timing = powers.timing == "draw"
-        self._swapped_out = powers.swapped_out
-        self._penalty_blind = rules.snap.penalty_seen_by == "others"
-        self._swapped_out_stock_only = powers.swapped_out_from == "stock"
-        self._recycling = rules.stock.on_empty == "recycle"
-        self._max_turns = rules.turn.max_turns
+        # Settings read on every decision: looked up once per RuleSet (see Settings),
+        # kept on the round for the hot paths
+        self._take_ok = cfg.take_ok
+        self._call_first = cfg.call_first
+        self._call_last = cfg.call_last
+        self._earliest = cfg.earliest
+        self._re_peek_ok = cfg.re_peek_ok
+        self._exchange_ok = cfg.exchange_ok
+        self._snapping = cfg.snapping
+        self._draw_timing = cfg.draw_timing
+        self._swapped_out = cfg.swapped_out
+        self._penalty_blind = cfg.penalty_blind
+        self._swapped_out_stock_only = cfg.swapped_out_stock_only
+        self._recycling = cfg.recycling
+        self._max_turns = cfg.max_turns
+        self._caller_locked = cfg.caller_locked
+        self._snap_when = cfg.snap_when
+        # a snap must leave room for its penalty cards, if it is wrong
+        self._penalty_need = cfg.penalty_need
+        self._penalty_first_empty = cfg.penalty_first_empty
+        self._snap_any = cfg.snap_any
 
         # --- mutable state -------------------------------------------------------
         G, P = self._G, self._P
@@ -325,8 +342,18 @@ class Round:
         self._histories: list[tuple[Event, ...]] = [() for _ in range(n)]
         self._actions: list[int] = []
         self._legal_cache: dict[int, list[int]] = {}
+        # snap and replace ids by grid layout; at the deal every round of this action
+        # space, grid size and snap reach has the same layout, so they share one cache
+        # until their own layout changes (_layout_changed gives each its own then)
+        self._layout_cache = self.space.deal_cache(self._G, self._snap_any)
+        self._only = _singletons(n)
+        self._per = self.space.per_player
+        self._o_replace = self.space.o_replace
+        self._size = self.space.size
 
-        self._emit(Event(EventKind.DEAL, -1, (), (order[n * G],), None, f"{n} players"))
+        self._events.append(
+            _new_event(Event, (EventKind.DEAL, -1, (), (order[n * G],), None, f"{n} players"))
+        )
         self._start()
 
     # ------------------------------------------------------------------ set-up
@@ -334,6 +361,8 @@ class Round:
         full = list(derived(self.rules).cards)
         rng = random.Random(self.seed)
         given = [_as_card(c) for c in deck]
+        if len(given) == len(full) and Counter(given) == Counter(full):
+            return given  # the whole deck, in order: nothing left to shuffle
         remaining = list(full)
         for card in given:
             try:
@@ -346,17 +375,16 @@ class Round:
         return given + remaining
 
     def _start(self) -> None:
-        opening = self.rules.opening
         n = self.players
-        snap = self.rules.snap
-        if snap.dealt_discard and snap.when in ("any-time", "own-turn"):
+        cfg = self._cfg
+        if cfg.dealt_window:
             # the dealt card is a discard: snapped in seat order from the starter (or by
             # the starter alone in its first turn); nobody discarded it, so a table
             # where sticking needs another player's discard cannot snap it
             self._open_window(self.starter)
-        if opening.count > 0 and not self._opening_choices:
+        if cfg.opening_auto:
             for p in range(n):
-                self._opening_peek(p, tuple(sorted(opening.positions)))
+                self._opening_peek(p, cfg.opening_positions)
         if self._opening_choices:
             self._phase = Phase.OPENING
             self._pending = [(self.starter + k) % n for k in range(n)]
@@ -366,33 +394,33 @@ class Round:
     def _opening_peek(self, p: int, positions: tuple[int, ...]) -> None:
         row = self._slots[p]
         bit = 1 << p
+        known, deck = self._known, self.deck
         cards = []
         for pos in positions:
             c = row[pos - 1]
-            self._known[c] |= bit
-            cards.append(self.deck[c])
+            known[c] |= bit
+            cards.append(deck[c])
         self._opening_seen[p] = positions
-        self._emit(
-            Event(
-                EventKind.OPENING_PEEK,
-                p,
-                tuple((p, pos) for pos in positions),
-                tuple(cards),
-                frozenset({p}),
-            )
+        places = tuple([(p, pos) for pos in positions])
+        self._events.append(
+            _new_event(Event, (EventKind.OPENING_PEEK, p, places, tuple(cards), self._only[p], ""))
         )
 
     def _begin_turn(self, p: int) -> None:
         self._current = p
         self._phase = Phase.TURN
-        self._emit(Event(EventKind.TURN, p))
-        if self._calls_owed >> p & 1:
+        self._events.append(_new_event(Event, (EventKind.TURN, p, (), (), None, "")))
+        if self._calls_owed and self._calls_owed >> p & 1:
             self._calls_owed &= ~(1 << p)
             if self._caller < 0 and not any(c >= 0 for c in self._slots[p]):
                 # the emptied hand calls now, spending this turn on it
                 self._caller = p
+                if self._caller_locked:  # only a locked grid changes what may be snapped
+                    self._layout_changed()
                 self._final = self._final_queue(p)
-                self._emit(Event(EventKind.CALL, p, (), (), None, "empty grid"))
+                self._events.append(
+                    _new_event(Event, (EventKind.CALL, p, (), (), None, "empty grid"))
+                )
                 self._end_turn()
                 return
         if not self._stock:
@@ -416,7 +444,7 @@ class Round:
         events = self._events
         k = len(history)
         if k < len(events):
-            history = tuple(history) + tuple(e.as_seen_by(player) for e in events[k:])
+            history = history + tuple([e.as_seen_by(player) for e in events[k:]])
             self._histories[player] = history
         return history
 
@@ -445,6 +473,8 @@ class Round:
     def to_act(self) -> int | None:
         """The player whose decision moves the round on (``None`` when it is over)."""
         phase = self._phase
+        if phase is Phase.TURN or phase is Phase.DRAWN:
+            return self._current
         if phase is Phase.OVER:
             return None
         if phase is Phase.OPENING:
@@ -566,6 +596,35 @@ class Round:
                 out.append(p)
         return tuple(out)
 
+    def reactor_snaps(self) -> list[tuple[int, tuple[int, ...]]]:
+        """Each player of :attr:`reactors` that has legal snaps, in that order, with the
+        ids of those snaps (:meth:`legal_snap_ids`): what a driver offers, in one call."""
+        out: list[tuple[int, tuple[int, ...]]] = []
+        phase = self._phase
+        if not self._window_open or phase is Phase.OPENING or phase is Phase.OVER:
+            return out
+        if phase is Phase.GIVE and not self._window_won:
+            return out
+        n = self.players
+        start = self._window_discarder if self._window_discarder >= 0 else self._current
+        for k in range(n):
+            p = (start + k) % n
+            if not self._snap_eligible(p) or (phase is Phase.GIVE and p == self._snapper):
+                continue
+            snaps = self._snap_global(p)
+            if snaps:
+                out.append((p, snaps))
+        return out
+
+    def _snap_global(self, p: int) -> tuple[int, ...]:
+        """:meth:`_snap_ids` as global ids (an immutable tuple, cached the same way)."""
+        key = _GLOBAL_KEY + p
+        cached = self._layout_cache.get(key)
+        if cached is None:
+            base = p * self._per
+            cached = self._layout_cache[key] = tuple([base + s for s in self._snap_ids(p)])
+        return cached
+
     # ------------------------------------------------------------------ legality
     def legal_action_ids(self, player: int | None = None) -> list[int]:
         """Ids of every legal action, ascending; of one player, or of everyone."""
@@ -575,11 +634,21 @@ class Round:
                 out.extend(self.legal_action_ids(p))
             return out
         cached = self._legal_cache.get(player)
-        if cached is not None:
-            return list(cached)
-        ids = self._legal(player)
-        self._legal_cache[player] = ids
-        return list(ids)
+        if cached is None:
+            cached = self._legal_cache[player] = self._legal(player)
+        return cached[:]
+
+    def legal_snap_ids(self, player: int) -> list[int]:
+        """Ids of ``player``'s legal snap actions, ascending: its
+        :meth:`legal_action_ids` that are snaps, found without listing the others."""
+        if not (0 <= player < self.players and self._window_open):
+            return []
+        if self._phase is Phase.GIVE and player == self._snapper:
+            return []  # the snapper owes a card first (its legal actions are the gives)
+        if not self._snap_eligible(player):
+            return []
+        base = player * self._per
+        return [base + s for s in self._snap_ids(player)]
 
     def legal_actions(
         self,
@@ -612,6 +681,25 @@ class Round:
 
     def _legal(self, p: int) -> list[int]:
         phase = self._phase
+        if p == self._current and phase <= Phase.TAKEN and phase is not Phase.OPENING:
+            # the fast path of the commonest decisions: the start of a turn, and a card
+            # drawn or taken to place (the same ids as _turn_ids)
+            base = p * self._per
+            ids: list[int]
+            if phase is Phase.TURN:
+                ids = self._start_ids(p, base)
+            else:
+                ids = [base + _DISCARD] if phase is Phase.DRAWN else []
+                ids.extend(self._replace_ids(p, base))
+                if self._exchange_ok:
+                    o = base + self.space.o_exchange
+                    ids.extend([o + m for m in self._exchange_masks(p)])
+            if self._window_open and self._snap_eligible(p):
+                snaps = self._snap_ids(p)
+                if snaps:
+                    ids.extend([base + s for s in snaps])
+                    ids.sort()
+            return ids
         if phase is Phase.OVER or not 0 <= p < self.players:
             return []
         base = p * self.space.per_player
@@ -620,7 +708,7 @@ class Round:
                 return []
             o = base + self.space.o_opening
             return [o + i for i in range(len(self._opening_choices))]
-        ids: list[int] = []
+        ids = []
         if phase is Phase.GIVE:
             if p == self._snapper:
                 o = base + self.space.o_give
@@ -648,23 +736,10 @@ class Round:
         phase = self._phase
         sp = self.space
         if phase is Phase.TURN:
-            ids = [base + _DRAW] if self._stock else []
-            if self._take_ok and self._discard and self._slots[p].count(-1) < self._P:
-                ids.append(base + _TAKE)
-            if (
-                self._call_first
-                and self._caller < 0
-                and (not self._earliest or min(self._turns) >= self._earliest)
-            ):
-                ids.append(base + _CALL)
-            if self._re_peek_ok and not self._repeek_used >> p & 1 and self._opening_seen[p]:
-                ids.append(base + _REPEEK)
-            return ids
+            return self._start_ids(p, base)
         if phase is Phase.DRAWN or phase is Phase.TAKEN:
             ids = [base + _DISCARD] if phase is Phase.DRAWN else []
-            o = base + sp.o_replace
-            row = self._slots[p]
-            ids.extend([o + i for i, c in enumerate(row) if c >= 0])
+            ids.extend(self._replace_ids(p, base))
             if self._exchange_ok:
                 ids.extend(base + sp.o_exchange + m for m in self._exchange_masks(p))
             return ids
@@ -676,6 +751,31 @@ class Round:
                 ids.insert(0, base + _CALL)
             return ids
         return []
+
+    def _start_ids(self, p: int, base: int) -> list[int]:
+        """The start of ``p``'s turn: draw, take the discard, call, re-peek."""
+        ids = [base + _DRAW] if self._stock else []
+        if self._take_ok and self._discard and self._slots[p].count(-1) < self._P:
+            ids.append(base + _TAKE)
+        if (
+            self._call_first
+            and self._caller < 0
+            and (not self._earliest or min(self._turns) >= self._earliest)
+        ):
+            ids.append(base + _CALL)
+        if self._re_peek_ok and not self._repeek_used >> p & 1 and self._opening_seen[p]:
+            ids.append(base + _REPEEK)
+        return ids
+
+    def _replace_ids(self, p: int, base: int) -> tuple[int, ...]:
+        """``replace`` of each filled position of ``p``'s (ids, not to be changed): they
+        depend on which positions hold a card only, so they are cached like the snaps."""
+        cached = self._layout_cache.get(~p)
+        if cached is None:
+            o = base + self.space.o_replace
+            cached = tuple([o + i for i, c in enumerate(self._slots[p]) if c >= 0])
+            self._layout_cache[~p] = cached
+        return cached
 
     def _exchange_masks(self, p: int) -> list[int]:
         row = self._slots[p]
@@ -695,7 +795,7 @@ class Round:
         return masks
 
     def _locked(self, g: int) -> bool:
-        return self.rules.call.caller_locked and self._caller >= 0 and g // self._P == self._caller
+        return self._caller_locked and self._caller >= 0 and g // self._P == self._caller
 
     def _peek_targets(self, p: int, scope: str) -> list[int]:
         P = self._P
@@ -784,23 +884,22 @@ class Round:
         return ids
 
     def _snap_eligible(self, p: int) -> bool:
-        snap = self.rules.snap
-        when = snap.when
-        if when == "never" or self._window_tried >> p & 1:
+        if not self._snapping or self._window_tried >> p & 1:
             return False
-        if p == self._caller and self.rules.call.caller_locked:
+        if p == self._caller and self._caller_locked:
             return False  # a locked grid neither loses, gives nor gains a card
-        if self._phase not in _TURN_PHASES and not (self._window_won and self._phase is Phase.GIVE):
+        if not _IN_TURN[self._phase] and not (self._window_won and self._phase is Phase.GIVE):
             return False
+        when = self._snap_when
         if when == "own-turn":
             if p != self._current:
                 return False
         elif when == "after-other-discard" and p == self._window_discarder:
             return False
-        need = snap.penalty_cards
+        need = self._penalty_need
         if need:
             row = self._slots[p]
-            if snap.penalty_position == "first-empty":
+            if self._penalty_first_empty:
                 free = row.count(-1)
                 if self._give_target // self._P == p:
                     free -= 1  # that position waits for the card a snapper gives back
@@ -810,29 +909,41 @@ class Round:
                 return False
         return True
 
-    def _snap_ids(self, p: int) -> list[int]:
+    def _snap_ids(self, p: int) -> tuple[int, ...]:
+        """``p``'s snap actions (local ids) on the open window: cached until a card
+        leaves or enters a grid or somebody calls (see :meth:`_layout_changed`)."""
+        cached = self._layout_cache.get(p)
+        if cached is not None:
+            return cached
         sp = self.space
         P = self._P
         snap = self.rules.snap
+        # a locked grid (``call.caller_locked``: the caller's) cannot be snapped from
+        locked = self._caller if self._caller_locked else -1
         ids = []
+        o = sp.o_snap
         for owner, row in enumerate(self._slots):
-            if owner != p and snap.targets != "any":
+            if owner == locked or (owner != p and not self._snap_any):
                 continue
-            for i, c in enumerate(row):
-                g = owner * P + i
-                if c >= 0 and not self._locked(g):
-                    ids.append(sp.o_snap + g)
-        if snap.several:
-            own = [
-                i for i, c in enumerate(self._slots[p]) if c >= 0 and not self._locked(p * P + i)
-            ]
+            base = o + owner * P
+            ids.extend([base + i for i, c in enumerate(row) if c >= 0])
+        if snap.several and p != locked:
+            own = [i for i, c in enumerate(self._slots[p]) if c >= 0]
             for k in range(2, len(own) + 1):
                 for combo in itertools.combinations(own, k):
                     m = 0
                     for i in combo:
                         m |= 1 << i
                     ids.append(sp.o_snap_many + m)
-        return ids
+            ids.sort()
+        out = self._layout_cache[p] = tuple(ids)
+        return out
+
+    def _layout_changed(self) -> None:
+        """Forget the cached snap and replace actions: a grid gained or lost a card, or
+        the caller (whose grid a table may lock) changed. The round gets a cache of its
+        own (the one it had may be shared by rounds still at the deal's layout)."""
+        self._layout_cache = {}
 
     # ------------------------------------------------------------------ apply
     def _coerce(self, action: Action | int) -> int:
@@ -909,24 +1020,22 @@ class Round:
         An illegal action raises :class:`~cambio.errors.IllegalActionError` and leaves
         the round exactly as it was.
         """
-        if type(action) is int and 0 <= action < self.space.size:
-            aid = action
-        else:
-            aid = self._coerce(action)
-        player, local = divmod(aid, self.space.per_player)
+        aid = action if type(action) is int and 0 <= action < self._size else self._coerce(action)
+        player, local = divmod(aid, self._per)
         legal = self._legal_cache.get(player)
         if legal is None:
-            legal = self._legal_cache[player] = self._legal(player)
+            legal = self._legal(player)
         if aid not in legal:
             raise IllegalActionError(self.space.decode(aid), self._why(aid))
-        start = len(self._events)
+        events = self._events
+        start = len(events)
         self._legal_cache = {}
         self._actions.append(aid)
         self._do(player, local)
         if self._phase is Phase.CLOSING:
             self._after_closing_action()
-        self._legal_cache = {}
-        return self._events[start:]
+            self._legal_cache = {}
+        return events[start:]
 
     def resolve_snaps(self, actions: Iterable[Action | int]) -> list[Event]:
         """Apply snaps declared at the same moment, in the table's arbitration order.
@@ -960,7 +1069,10 @@ class Round:
     # ------------------------------------------------------------------ transitions
     def _do(self, p: int, local: int) -> None:
         sp = self.space
-        if local < sp.o_opening:
+        o = self._o_replace
+        if o <= local < o + self._P:  # the commonest decision first
+            self._replace(p, local - o)
+        elif local < sp.o_opening:
             if local == _DRAW:
                 self._draw(p)
             elif local == _TAKE:
@@ -968,7 +1080,7 @@ class Round:
             elif local == _CALL:
                 self._call(p)
             elif local == _PASS:
-                self._emit(Event(EventKind.PASS, p))
+                self._events.append(_new_event(Event, (EventKind.PASS, p, (), (), None, "")))
                 if self._phase is Phase.CLOSING:
                     self._window_tried |= 1 << p
                 else:
@@ -979,7 +1091,7 @@ class Round:
                 self._discard_drawn(p)
             else:
                 if not self._power_unannounced():
-                    self._emit(Event(EventKind.SKIP, p))
+                    self._events.append(_new_event(Event, (EventKind.SKIP, p, (), (), None, "")))
                 self._end_power()
         elif local < sp.o_replace:
             self._choose_opening(p, self._opening_choices[local - sp.o_opening])
@@ -1020,14 +1132,20 @@ class Round:
                 self._known[c] |= bit
                 positions.append((p, pos))
                 cards.append(self.deck[c])
-        self._emit(Event(EventKind.RE_PEEK, p, tuple(positions), tuple(cards), frozenset({p})))
+        self._events.append(
+            _new_event(
+                Event, (EventKind.RE_PEEK, p, tuple(positions), tuple(cards), self._only[p], "")
+            )
+        )
 
     def _draw(self, p: int) -> None:
         c = self._stock.pop()
         self._drawn = c
         self._from_stock = True
         self._known[c] = 1 << p
-        self._emit(Event(EventKind.DRAW, p, (), (self.deck[c],), frozenset({p})))
+        self._events.append(
+            _new_event(Event, (EventKind.DRAW, p, (), (self.deck[c],), self._only[p], ""))
+        )
         power = self._power[c]
         if power is not None and self._draw_timing:
             self._start_power(p, power, c, after_drawn=True)
@@ -1041,7 +1159,7 @@ class Round:
         self._known[c] = self._ALL
         self._window_open = False
         self._window_won = False
-        self._emit(Event(EventKind.TAKE, p, (), (self.deck[c],)))
+        self._events.append(_new_event(Event, (EventKind.TAKE, p, (), (self.deck[c],), None, "")))
         self._phase = Phase.TAKEN
 
     def _open_window(self, p: int) -> None:
@@ -1056,11 +1174,15 @@ class Round:
         old = row[i]
         row[i] = self._drawn
         self._drawn = -1
-        self._penalty_of.pop(old, None)
+        if self._penalty_of:
+            self._penalty_of.pop(old, None)
         self._discard.append(old)
         self._known[old] = self._ALL
-        self._emit(Event(EventKind.REPLACE, p, ((p, i + 1),), (self.deck[old],)))
-        self._open_window(p)
+        self._events.append(
+            _new_event(Event, (EventKind.REPLACE, p, ((p, i + 1),), (self.deck[old],), None, ""))
+        )
+        if self._snapping:
+            self._open_window(p)
         power = self._power[old]
         if (
             power is not None
@@ -1076,7 +1198,9 @@ class Round:
         self._drawn = -1
         self._discard.append(c)
         self._known[c] = self._ALL
-        self._emit(Event(EventKind.DISCARD, p, (), (self.deck[c],)))
+        self._events.append(
+            _new_event(Event, (EventKind.DISCARD, p, (), (self.deck[c],), None, ""))
+        )
         self._open_window(p)
         power = self._power[c]
         if power is not None and not self._draw_timing and self._from_stock:
@@ -1095,11 +1219,14 @@ class Round:
             for i in indices:
                 c = row[i]
                 row[i] = -1
+                self._layout_changed()
                 self._penalty_of.pop(c, None)
                 self._discard.append(c)
                 self._known[c] = self._ALL
             row[indices[0]] = drawn
-            self._emit(Event(EventKind.EXCHANGE, p, positions, cards))
+            self._events.append(
+                _new_event(Event, (EventKind.EXCHANGE, p, positions, cards, None, ""))
+            )
             self._open_window(p)
         else:
             for i in indices:
@@ -1108,6 +1235,7 @@ class Round:
             if self.rules.turn.exchange_failure == "keep-drawn":
                 j = row.index(-1, self._G)
                 row[j] = drawn
+                self._layout_changed()
                 self._emit(
                     Event(
                         EventKind.FAILED_EXCHANGE,
@@ -1119,7 +1247,17 @@ class Round:
             else:
                 self._discard.append(drawn)
                 self._emit(
-                    Event(EventKind.FAILED_EXCHANGE, p, positions, (*cards, self.deck[drawn]))
+                    _new_event(
+                        Event,
+                        (
+                            EventKind.FAILED_EXCHANGE,
+                            p,
+                            positions,
+                            (*cards, self.deck[drawn]),
+                            None,
+                            "",
+                        ),
+                    )
                 )
                 self._open_window(p)
         self._main_action_done(p)
@@ -1132,7 +1270,9 @@ class Round:
         self._peeked = []
         self._after_power_drawn = after_drawn
         if not self._power_unannounced():
-            self._emit(Event(EventKind.POWER, p, (), (self.deck[card],), None, power.name))
+            self._events.append(
+                _new_event(Event, (EventKind.POWER, p, (), (self.deck[card],), None, power.name))
+            )
         self._phase = Phase.POWER
 
     def _power_unannounced(self) -> bool:
@@ -1169,7 +1309,11 @@ class Round:
         c = self._slots[owner][i]
         self._known[c] |= 1 << p
         self._peeked.append(g)
-        self._emit(Event(EventKind.PEEK, p, ((owner, i + 1),), (self.deck[c],), frozenset({p})))
+        self._events.append(
+            _new_event(
+                Event, (EventKind.PEEK, p, ((owner, i + 1),), (self.deck[c],), self._only[p], "")
+            )
+        )
         self._advance_power()
 
     def _swap(self, p: int, a: int, b: int) -> None:
@@ -1213,7 +1357,9 @@ class Round:
                 )
             )
         else:
-            self._emit(Event(EventKind.SWAP, p, ((oa, ia + 1), (ob, ib + 1))))
+            self._events.append(
+                _new_event(Event, (EventKind.SWAP, p, ((oa, ia + 1), (ob, ib + 1)), (), None, ""))
+            )
         self._advance_power()
 
     # --- snapping
@@ -1228,6 +1374,7 @@ class Round:
         if not self._window_won and all(self._key[c] == key for c in cards):
             for g, c in zip(slots, cards, strict=True):
                 self._slots[g // P][g % P] = -1
+                self._layout_changed()
                 self._discard.append(c)
                 self._known[c] = self._ALL
                 self._penalty_of.pop(c, None)
@@ -1237,7 +1384,7 @@ class Round:
                     self._window_won = True
                 else:
                     self._window_open = False
-            self._emit(Event(EventKind.SNAP, p, positions, shown))
+            self._events.append(_new_event(Event, (EventKind.SNAP, p, positions, shown, None, "")))
             owner = slots[0] // P
             if owner != p and any(c >= 0 for c in self._slots[p]):
                 self._snapper = p
@@ -1273,7 +1420,9 @@ class Round:
         for c in cards:
             self._known[c] |= bits
         note = "too late" if self._window_won else ""
-        self._emit(Event(EventKind.WRONG_SNAP, p, positions, shown, who, note))
+        self._events.append(
+            _new_event(Event, (EventKind.WRONG_SNAP, p, positions, shown, who, note))
+        )
         self._penalise(p, snap.penalty_cards)
 
     def _penalise(self, p: int, count: int) -> None:
@@ -1282,7 +1431,9 @@ class Round:
             if not self._stock and self.rules.stock.on_empty == "recycle":
                 self._recycle()
             if not self._stock:
-                self._emit(Event(EventKind.PENALTY, p, (), (), None, "the stock is empty"))
+                self._events.append(
+                    _new_event(Event, (EventKind.PENALTY, p, (), (), None, "the stock is empty"))
+                )
                 break
             c = self._stock.pop()
             if self.rules.snap.penalty_position == "first-empty":
@@ -1293,8 +1444,11 @@ class Round:
             else:
                 j = row.index(-1, self._G)
             row[j] = c
+            self._layout_changed()
             self._known[c] = 0
-            self._emit(Event(EventKind.PENALTY, p, ((p, j + 1),)))
+            self._events.append(
+                _new_event(Event, (EventKind.PENALTY, p, ((p, j + 1),), (), None, ""))
+            )
         self._check_stock()
 
     def _check_stock(self) -> None:
@@ -1313,8 +1467,11 @@ class Round:
         c = self._slots[p][i]
         self._slots[p][i] = -1
         self._slots[owner][ti] = c
+        self._layout_changed()
         self._penalty_of.pop(c, None)
-        self._emit(Event(EventKind.GIVE, p, ((p, i + 1), (owner, ti + 1))))
+        self._events.append(
+            _new_event(Event, (EventKind.GIVE, p, ((p, i + 1), (owner, ti + 1)), (), None, ""))
+        )
         self._phase = self._give_return
         self._snapper = -1
         self._give_target = -1
@@ -1338,8 +1495,10 @@ class Round:
                 self._calls_owed |= 1 << p
                 return
             self._caller = p
+            if self._caller_locked:  # only a locked grid changes what may be snapped
+                self._layout_changed()
             self._final = self._final_queue(p)
-            self._emit(Event(EventKind.CALL, p, (), (), None, "empty grid"))
+            self._events.append(_new_event(Event, (EventKind.CALL, p, (), (), None, "empty grid")))
 
     def _final_queue(self, caller: int) -> list[int]:
         """The final turns after a call by ``caller`` during the current player's turn.
@@ -1363,17 +1522,20 @@ class Round:
     # --- calling and turn ends
     def _call(self, p: int) -> None:
         self._caller = p
+        if self._caller_locked:  # only a locked grid changes what may be snapped
+            self._layout_changed()
         self._final = self._final_queue(p)
-        self._emit(Event(EventKind.CALL, p))
+        self._events.append(_new_event(Event, (EventKind.CALL, p, (), (), None, "")))
         self._end_turn()
 
     def _main_action_done(self, p: int) -> None:
         if self._phase is Phase.OVER:
             return
-        stock_left = self._stock or (self._recycling and len(self._discard) > 1)
-        if self._call_last and stock_left and self._can_call(p):
-            self._phase = Phase.END_OF_TURN
-            return
+        if self._call_last:
+            stock_left = self._stock or (self._recycling and len(self._discard) > 1)
+            if stock_left and self._can_call(p):
+                self._phase = Phase.END_OF_TURN
+                return
         self._end_turn()
 
     def _end_turn(self) -> None:
@@ -1427,28 +1589,34 @@ class Round:
         self._stock = cards
         for c in cards:
             self._known[c] = 0
-        self._emit(Event(EventKind.RECYCLE, -1, (), (), None, f"{len(cards)} cards"))
+        self._events.append(
+            _new_event(Event, (EventKind.RECYCLE, -1, (), (), None, f"{len(cards)} cards"))
+        )
 
     def _end(self, reason: str, *, empty_winner: int | None = None) -> None:
         self._phase = Phase.OVER
         self._window_open = False
         self._window_won = False
         hands = []
+        values = []
+        known, deck, points, everyone = self._known, self.deck, self._value, self._ALL
         for row in self._slots:
             hand = []
             for i, c in enumerate(row):
                 if c >= 0:
-                    self._known[c] = self._ALL
-                    hand.append((i + 1, self.deck[c]))
+                    known[c] = everyone
+                    hand.append((i + 1, deck[c]))
             hands.append(hand)
+            values.append([points[c] for c in row if c >= 0])
         self._result = score_round(
             self.rules,
             hands,
             reason=reason,
             caller=self.caller,
             empty_winner=empty_winner,
+            values=values,
         )
-        self._emit(Event(EventKind.END, -1, (), (), None, reason))
+        self._events.append(_new_event(Event, (EventKind.END, -1, (), (), None, reason)))
 
     # ------------------------------------------------------------------ views
     def view(self, player: int) -> PlayerView:
@@ -1463,18 +1631,25 @@ class Round:
             [tuple([deck[c] if c >= 0 and known[c] & bit else None for c in row]) for row in slots]
         )
         present = tuple([tuple([c >= 0 for c in row]) for row in slots])
-        if self._discard != self._discard_seen:  # the pile's cards, rebuilt when it changed
-            self._discard_seen = self._discard[:]
-            self._discard_cards = tuple([deck[c] for c in self._discard])
+        discard = self._discard
+        if len(discard) != len(self._discard_seen) or discard != self._discard_seen:
+            # the pile's cards, rebuilt only when the pile changed: an unchanged pile is
+            # the same tuple in every view
+            self._discard_seen = discard[:]
+            self._discard_cards = tuple([deck[c] for c in discard])
         holding: Card | None = None
         if self._drawn >= 0 and known[self._drawn] & bit:
             holding = deck[self._drawn]
         power = self._power_now
-        step = power.steps[self._step] if power is not None and self._phase is Phase.POWER else None
-        phase = self.phase_seen_by(player).name.lower()
-        if player != self._current and self._power_unannounced():
-            # another player cannot tell a private draw's power from a plain draw
-            power, step = None, None
+        step = None
+        phase = _PHASE_NAMES[self._phase]
+        if power is not None:
+            if self._phase is Phase.POWER:
+                step = power.steps[self._step]
+            if player != self._current and self._power_unannounced():
+                # another player cannot tell a private draw's power from a plain draw
+                power, step = None, None
+                phase = _PHASE_NAMES[self.phase]
         return PlayerView(
             player=player,
             players=self.players,
@@ -1491,7 +1666,9 @@ class Round:
             holding_from_stock=self._from_stock if self._drawn >= 0 else None,
             power=power.name if power is not None else None,
             power_step=step,
-            peeked=tuple((g // self._P, g % self._P + 1) for g in self._peeked),
+            peeked=tuple([(g // self._P, g % self._P + 1) for g in self._peeked])
+            if self._peeked
+            else (),
             window_open=self._window_open,
             opening_positions=self._opening_seen[player],
             re_peek_used=bool(self._repeek_used & bit),
@@ -1518,6 +1695,7 @@ class Round:
         d["_histories"] = list(self._histories)  # immutable tuples, safely shared
         d["_actions"] = self._actions[:]
         d["_legal_cache"] = {}
+        d["_layout_cache"] = {}
         return Round._from_fields(d)
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -1616,7 +1794,9 @@ class Round:
 
     def to_json(self) -> str:
         """:meth:`to_dict` as compact JSON text."""
-        return json.dumps(self.to_dict(), separators=(",", ":"))
+        from .saving import dumps
+
+        return dumps(self)
 
     @classmethod
     def from_dict(cls, data: object, *, verify: bool = False) -> Round:

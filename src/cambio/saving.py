@@ -1,15 +1,26 @@
-"""Saving a round as JSON and loading it back, through cattrs.
+"""Saving a round as JSON and loading it back.
 
 A saved round holds the rules (in full), the deal (players, seed, dealer, starter, the
 deck in deal order), the list of actions taken, and a snapshot of the whole state, so
 that loading is immediate rather than a replay. :func:`load_round` can also replay the
 actions and check that the replay reaches the same state (``verify=True``).
+
+The document is compact (format ``cambio-round/4``): each action is its integer id in
+the round's :class:`~cambio.actions.ActionSpace`, and each event of the log is a short
+array ``[kind, player, positions, cards, seen, note]`` where ``kind`` is a number (see
+:data:`EVENT_CODES`), ``positions`` the ``(owner, position)`` pairs written flat,
+``cards`` indices into the saved ``deck``, ``seen`` a bit mask of the seats that saw the
+cards (``-1``: everyone), and trailing fields at their defaults (``[]``, ``[]``, ``-1``,
+``""``) are left out: ``[2, 0]`` is "P0's turn begins". Saves written before
+(``cambio-round/3``: actions as objects, events in full) still load.
 """
 
 from __future__ import annotations
 
 import json
+import weakref
 from collections import Counter
+from collections.abc import Callable, Sequence
 from types import UnionType
 from typing import TYPE_CHECKING, Any, Union, get_args, get_origin, get_type_hints
 
@@ -43,7 +54,36 @@ __all__ = [
     "save_round",
 ]
 
-SAVE_FORMAT = "cambio-round/3"
+SAVE_FORMAT = "cambio-round/4"
+OLD_SAVE_FORMAT = "cambio-round/3"
+"""The previous format (actions as objects, events in full): still read."""
+
+EVENT_CODES: tuple[EventKind, ...] = (
+    EventKind.DEAL,
+    EventKind.OPENING_PEEK,
+    EventKind.TURN,
+    EventKind.DRAW,
+    EventKind.TAKE,
+    EventKind.REPLACE,
+    EventKind.EXCHANGE,
+    EventKind.FAILED_EXCHANGE,
+    EventKind.DISCARD,
+    EventKind.POWER,
+    EventKind.PEEK,
+    EventKind.SWAP,
+    EventKind.SKIP,
+    EventKind.SNAP,
+    EventKind.WRONG_SNAP,
+    EventKind.PENALTY,
+    EventKind.GIVE,
+    EventKind.CALL,
+    EventKind.PASS,
+    EventKind.RE_PEEK,
+    EventKind.RECYCLE,
+    EventKind.END,
+)
+"""The number each event kind is saved as (its index here). Fixed: new kinds go at the
+end. A kind that is not a round event kind is saved as its text."""
 
 
 @attrs.frozen
@@ -86,7 +126,9 @@ class RoundSnapshot:
     opening_seen: list[tuple[int, ...]]
     pending: list[int]
     recycles: int
-    events: list[Event]
+    events: list[Any]
+    """The event log as written: compact arrays (``cambio-round/4``, see the module's
+    text) or full ones (``cambio-round/3``); checked when the round is restored."""
     result: RoundResult | None
     window_won: bool = False
     closing_reason: str = ""
@@ -106,7 +148,9 @@ class SavedRound:
     dealer: int
     starter: int
     deck: list[Card]
-    actions: list[SavedAction]
+    actions: list[Any]
+    """The action ids (``cambio-round/4``), or :class:`SavedAction` objects
+    (``cambio-round/3``); checked when the round is restored."""
     state: RoundSnapshot | None = None
     position: str = ""
     """The written position the round was built from (:meth:`Round.from_position`), if
@@ -159,8 +203,11 @@ def check_shape(data: Any, path: str = "$") -> None:
     """Raise :class:`SaveError` where ``data`` nests deeper than :data:`MAX_DEPTH` or
     holds more than :data:`MAX_NODES` values, or holds a value JSON cannot carry.
 
-    The walk is iterative, so no input can exhaust the interpreter's stack.
+    The walk is iterative, so no input can exhaust the interpreter's stack. A first walk
+    builds no paths; only when it finds a problem does a second one name its place.
     """
+    if _shape_ok(data):
+        return
     stack: list[tuple[Any, str, int]] = [(data, path, 0)]
     count = 0
     while stack:
@@ -183,6 +230,50 @@ def check_shape(data: Any, path: str = "$") -> None:
                 stack.append((value[i], f"{at}[{i}]", depth + 1))
         elif value is not None and not isinstance(value, (str, int, float)):
             raise SaveError(at, f"expected a JSON value, found {_found(value)}")
+
+
+_LEAVES = frozenset({int, str, float, bool, type(None)})
+
+
+def _shape_ok(data: Any) -> bool:
+    """Whether :func:`check_shape` accepts ``data``: the same limits, with no paths
+    (``False`` also for anything unusual, which the full walk then judges)."""
+    return 0 <= _nodes(data, 0) <= MAX_NODES
+
+
+def _nodes(value: Any, depth: int) -> int:
+    """How many values ``value`` holds (itself included), or -1 where it nests deeper
+    than :data:`MAX_DEPTH` or holds something else than JSON values. The recursion is
+    bounded by that depth."""
+    kind = type(value)
+    if kind is list:
+        items: Any = value
+    elif kind is dict:
+        if not set(map(type, value)) <= _STR:
+            return -1
+        items = value.values()
+    else:
+        return 1 if kind in _LEAVES else -1
+    if depth >= MAX_DEPTH:
+        return -1
+    n = 1
+    for sub in items:
+        t = type(sub)
+        if t is int or t is str:
+            n += 1
+        elif t is list or t is dict:
+            k = _nodes(sub, depth + 1)
+            if k < 0:
+                return -1
+            n += k
+        elif t in _LEAVES:
+            n += 1
+        else:
+            return -1
+    return n
+
+
+_STR = frozenset({str})
 
 
 def parse_json(text: Any, what: str) -> Any:
@@ -211,8 +302,22 @@ def _expect(ok: bool, path: str, what: str, value: Any) -> None:
         raise SaveError(path, f"expected {what}, found {_found(value)}")
 
 
+_SHAPES: dict[Any, tuple[Any, tuple[Any, ...]]] = {}
+_CARDS: dict[tuple[str, str], Card] = {}
+_INT = frozenset({int})
+
+
+def _shape_of(tp: Any) -> tuple[Any, tuple[Any, ...]]:
+    hit = _SHAPES.get(tp)
+    if hit is None:
+        hit = _SHAPES[tp] = (get_origin(tp), get_args(tp))
+    return hit
+
+
 def _structure(value: Any, tp: Any, path: str) -> Any:
     """``value`` as type ``tp``, with no coercion; :class:`SaveError` at the first misfit."""
+    if tp is Any:
+        return value  # checked where it is used
     if tp is int:
         _expect(type(value) is int, path, "an integer", value)
         return value
@@ -223,16 +328,24 @@ def _structure(value: Any, tp: Any, path: str) -> Any:
         _expect(type(value) is str, path, "a string", value)
         return value
     if tp is Card:
+        if type(value) is list and len(value) == 2:
+            rank, suit = value
+            if type(rank) is str and type(suit) is str:
+                hit = _CARDS.get((rank, suit))  # a card read before: the same value
+                if hit is not None:
+                    return hit
         try:
-            return card_from_json(value)
+            card = card_from_json(value)
         except ValueError:
             raise SaveError(
                 path, f"expected a card as [rank, suit], found {_found(value)}"
             ) from None
+        if len(_CARDS) < 4096:
+            _CARDS[card.rank, card.suit] = card  # cards are immutable: shared
+        return card
     if tp is Event:
         return _event(value, path)
-    origin = get_origin(tp)
-    args = get_args(tp)
+    origin, args = _shape_of(tp)
     if origin is Union or origin is UnionType:
         if value is None and type(None) in args:
             return None
@@ -240,6 +353,9 @@ def _structure(value: Any, tp: Any, path: str) -> Any:
         return _structure(value, inner, path)
     if origin is list or (origin is tuple and args[-1:] == (Ellipsis,)):
         _expect(isinstance(value, (list, tuple)), path, "an array", value)
+        item = args[0]
+        if item is Any or (item is int and all([type(v) is int for v in value])):  # fast
+            return list(value) if origin is list else tuple(value)
         out = [_structure(v, args[0], f"{path}[{i}]") for i, v in enumerate(value)]
         return out if origin is list else tuple(out)
     if origin is tuple:
@@ -315,67 +431,243 @@ def _event(value: Any, path: str) -> Event:
     return Event(kind, player, positions, cards, None if seen is None else frozenset(seen), note)
 
 
-def save_round(rnd: Round) -> dict[str, Any]:
-    """The JSON-ready document of ``rnd`` (see :meth:`cambio.Round.to_dict`)."""
-    from .loading import ruleset_to_dict
+_RULES_TEXT: dict[int, tuple[weakref.ref[RuleSet], str]] = {}
 
-    space = rnd.space
+
+def _rules_doc(rules: RuleSet) -> dict[str, Any]:
+    """``ruleset_to_dict(rules)``, a fresh object each call (read from its cached text)."""
+    doc: dict[str, Any] = json.loads(_rules_text(rules))
+    return doc
+
+
+def compact_event(e: Event, deck: Sequence[Card]) -> list[Any]:
+    """``e`` in the compact form of a save (see the module's text); its cards are written
+    as their positions in ``deck`` (a card not there as ``[rank, suit]``)."""
+    return _compacter(deck)(e)
+
+
+def _compacter(deck: Sequence[Card]) -> Callable[[Event], list[Any]]:
+    """A function writing events compactly against ``deck`` (its indices built once)."""
+    # the cards of a round's events are the very objects of its deck: found by identity,
+    # which needs no hashing of cards; an equal card from elsewhere is found by value
+    by_id = {id(c): i for i, c in enumerate(deck)}
+    by_value: dict[Card, int] = {}
+    codes = _CODE_BY_ID
+    masks = _MASK_BY_ID
+
+    def card(c: Card | None) -> Any:
+        if c is None:
+            return None
+        i = by_id.get(id(c))
+        if i is not None:
+            return i
+        if not by_value:
+            for k, d in enumerate(deck):
+                by_value.setdefault(d, k)
+        j = by_value.get(c)
+        return card_to_json(c) if j is None else j
+
+    def write(e: Event) -> list[Any]:
+        kind, player, positions, cards, seen, note = e
+        code = codes.get(id(kind))
+        head: Any = str(kind) if code is None else code
+        if not (note or seen is not None or cards or positions):
+            return [head, player]
+        if len(positions) == 1:
+            flat: list[int] = [*positions[0]]
+        else:
+            flat = [x for pair in positions for x in pair]
+        if not (note or seen is not None or cards):
+            return [head, player, flat]
+        if len(cards) == 1 and id(cards[0]) in by_id:
+            shown: list[Any] = [by_id[id(cards[0])]]
+        else:
+            shown = [card(c) for c in cards]
+        if not (note or seen is not None):
+            return [head, player, flat, shown]
+        if seen is None:
+            mask = -1
+        else:
+            hit = masks.get(id(seen))
+            mask = hit[1] if hit is not None and hit[0] is seen else sum([1 << q for q in seen])
+        if not note:
+            return [head, player, flat, shown, mask]
+        return [head, player, flat, shown, mask, note]
+
+    return write
+
+
+_CODE_BY_ID: dict[int, int] = {id(k): i for i, k in enumerate(EVENT_CODES)}
+_MASK_BY_ID: dict[int, tuple[frozenset[int], int]] = {}
+"""The mask of each shared one-seat ``seen_by`` set met (rounds share them per seat
+count), by identity; the set is kept with it, so its id is not reused."""
+
+
+def _note_masks(sets: Sequence[frozenset[int]]) -> None:
+    for s in sets:
+        if id(s) not in _MASK_BY_ID and len(_MASK_BY_ID) < 1024:
+            _MASK_BY_ID[id(s)] = (s, sum(1 << q for q in s))
+
+
+_COMPACT = "an event as [kind, player, positions, cards, seen, note] (trailing ones optional)"
+
+
+def _compact_event(value: Any, events_at: str, k: int, deck: list[Card]) -> Event:
+    """The event a save wrote with :func:`compact_event` (item ``k`` of the array at
+    ``events_at``), read strictly."""
+    if type(value) is not list or not 2 <= len(value) <= 6:
+        raise SaveError(f"{events_at}[{k}]", f"expected {_COMPACT}, found {_found(value)}")
+    n = len(value)
+    kind: Any = value[0]
+    if type(kind) is int and 0 <= kind < len(EVENT_CODES):
+        kind = EVENT_CODES[kind]
+    elif type(kind) is str:
+        if kind in _EVENT_KINDS:
+            kind = EventKind(kind)  # else not a round event kind: kept as its text
+    else:
+        what = f"an event kind (a number from 0 to {len(EVENT_CODES) - 1}, or a text)"
+        raise SaveError(f"{events_at}[{k}][0]", f"expected {what}, found {_found(kind)}")
+    player = value[1]
+    if type(player) is not int:
+        raise SaveError(f"{events_at}[{k}][1]", f"expected an integer, found {_found(player)}")
+    positions: tuple[tuple[int, int], ...] = ()
+    cards: tuple[Card | None, ...] = ()
+    seen: frozenset[int] | None = None
+    note = ""
+    if n > 2:
+        flat = value[2]
+        if flat or type(flat) is not list:
+            if not (type(flat) is list and len(flat) % 2 == 0 and set(map(type, flat)) <= _INT):
+                path = f"{events_at}[{k}][2]"
+                if type(flat) is list:
+                    for i, x in enumerate(flat):
+                        _expect(type(x) is int, f"{path}[{i}]", "an integer", x)
+                what = "an array of whole numbers: owner, position, owner, position..."
+                raise SaveError(path, f"expected {what}, found {_found(flat)}")
+            if len(flat) == 2:
+                positions = ((flat[0], flat[1]),)
+            else:
+                positions = tuple(zip(flat[::2], flat[1::2], strict=True))
+    if n > 3:
+        raw = value[3]
+        m = len(deck)
+        if type(raw) is not list:
+            path = f"{events_at}[{k}][3]"
+            raise SaveError(path, f"expected an array of cards, found {_found(raw)}")
+        if len(raw) == 1 and type(raw[0]) is int and 0 <= raw[0] < m:
+            cards = (deck[raw[0]],)  # the common case: one card
+        elif raw:
+            out: list[Card | None] = []
+            for i, c in enumerate(raw):
+                if type(c) is int:
+                    if not 0 <= c < m:
+                        what = f"a card of the deck, 0 to {m - 1}"
+                        raise SaveError(f"{events_at}[{k}][3][{i}]", f"{what}, found {c}")
+                    out.append(deck[c])
+                else:
+                    at = f"{events_at}[{k}][3][{i}]"
+                    out.append(None if c is None else _structure(c, Card, at))
+            cards = tuple(out)
+    if n > 4:
+        mask = value[4]
+        if not (type(mask) is int and -1 <= mask < 1 << 64):
+            what = "a mask of seats or -1"
+            raise SaveError(f"{events_at}[{k}][4]", f"expected {what}, found {_found(mask)}")
+        if mask >= 0:
+            seen = _SEEN.get(mask)
+            if seen is None:
+                seen = frozenset([q for q in range(mask.bit_length()) if mask >> q & 1])
+                if mask < 256:
+                    _SEEN[mask] = seen  # immutable: one set per mask, shared
+    if n > 5:
+        note = value[5]
+        if type(note) is not str:
+            raise SaveError(f"{events_at}[{k}][5]", f"expected a string, found {_found(note)}")
+    return _new_event(Event, (kind, player, positions, cards, seen, note))
+
+
+_SEEN: dict[int, frozenset[int]] = {}
+
+
+_new_event = tuple.__new__
+
+
+def _result_doc(result: RoundResult) -> dict[str, Any]:
+    """A round's result as a save writes it (what cattrs would write, written directly)."""
+    return {
+        "reason": result.reason,
+        "caller": result.caller,
+        "hands": [
+            [{"position": h.position, "card": card_to_json(h.card), "value": h.value} for h in hand]
+            for hand in result.hands
+        ],
+        "totals": list(result.totals),
+        "scores": list(result.scores),
+        "winners": list(result.winners),
+        "caller_lowest": result.caller_lowest,
+        "team_totals": list(result.team_totals),
+        "combination": result.combination,
+    }
+
+
+def save_round(rnd: Round, *, rules: bool = True) -> dict[str, Any]:
+    """The JSON-ready document of ``rnd`` (see :meth:`cambio.Round.to_dict`); without
+    ``rules`` the ``rules`` key is left out (:func:`dumps` writes it as text)."""
     power_index = -1
     if rnd._power_now is not None:
         power_index = rnd.rules.powers.table.index(rnd._power_now)
-    snapshot = RoundSnapshot(
-        phase=int(rnd._phase),
-        current=rnd._current,
-        slots=[row[:] for row in rnd._slots],
-        discard=rnd._discard[:],
-        stock=rnd._stock[:],
-        known=rnd._known[:],
-        drawn=rnd._drawn,
-        from_stock=rnd._from_stock,
-        power=power_index,
-        power_card=rnd._power_card,
-        step=rnd._step,
-        peeked=rnd._peeked[:],
-        after_power_drawn=rnd._after_power_drawn,
-        caller=rnd._caller,
-        final=rnd._final[:],
-        window_open=rnd._window_open,
-        window_discarder=rnd._window_discarder,
-        window_tried=rnd._window_tried,
-        snapper=rnd._snapper,
-        give_target=rnd._give_target,
-        give_return=int(rnd._give_return),
-        turns=rnd._turns[:],
-        total_turns=rnd._total_turns,
-        repeek_used=rnd._repeek_used,
-        opening_seen=list(rnd._opening_seen),
-        pending=rnd._pending[:],
-        recycles=rnd._recycles,
-        events=list(rnd._events),
-        result=rnd._result,
-        window_won=rnd._window_won,
-        closing_reason=rnd._closing_reason,
-        penalty_of=sorted(rnd._penalty_of.items()),
-        calls_owed=rnd._calls_owed,
-    )
-    doc = SavedRound(
-        format=SAVE_FORMAT,
-        rules=ruleset_to_dict(rnd.rules),
-        players=rnd.players,
-        seed=rnd.seed,
-        dealer=rnd.dealer,
-        starter=rnd.starter,
-        deck=list(rnd.deck),
-        actions=[
-            SavedAction(a.kind.value, a.player, list(a.positions))
-            for a in (space.decode(x) for x in rnd._actions)
-        ],
-        state=snapshot,
-        position=rnd._origin,
-    )
-    out: dict[str, Any] = _conv.unstructure(doc)
-    if not out["position"]:
-        del out["position"]  # a round dealt from the start: the document is as it was
+    _note_masks(rnd._only)
+    compact = _compacter(rnd.deck)
+    result = rnd._result
+    state: dict[str, Any] = {
+        "phase": int(rnd._phase),
+        "current": rnd._current,
+        "slots": [row[:] for row in rnd._slots],
+        "discard": rnd._discard[:],
+        "stock": rnd._stock[:],
+        "known": rnd._known[:],
+        "drawn": rnd._drawn,
+        "from_stock": rnd._from_stock,
+        "power": power_index,
+        "power_card": rnd._power_card,
+        "step": rnd._step,
+        "peeked": rnd._peeked[:],
+        "after_power_drawn": rnd._after_power_drawn,
+        "caller": rnd._caller,
+        "final": rnd._final[:],
+        "window_open": rnd._window_open,
+        "window_discarder": rnd._window_discarder,
+        "window_tried": rnd._window_tried,
+        "snapper": rnd._snapper,
+        "give_target": rnd._give_target,
+        "give_return": int(rnd._give_return),
+        "turns": rnd._turns[:],
+        "total_turns": rnd._total_turns,
+        "repeek_used": rnd._repeek_used,
+        "opening_seen": [list(p) for p in rnd._opening_seen],
+        "pending": rnd._pending[:],
+        "recycles": rnd._recycles,
+        "events": [compact(e) for e in rnd._events],
+        "result": None if result is None else _result_doc(result),
+        "window_won": rnd._window_won,
+        "closing_reason": rnd._closing_reason,
+        "penalty_of": [list(kv) for kv in sorted(rnd._penalty_of.items())],
+        "calls_owed": rnd._calls_owed,
+    }
+    out: dict[str, Any] = {"format": SAVE_FORMAT}
+    if rules:
+        out["rules"] = _rules_doc(rnd.rules)
+    out |= {
+        "players": rnd.players,
+        "seed": rnd.seed,
+        "dealer": rnd.dealer,
+        "starter": rnd.starter,
+        "deck": [card_to_json(c) for c in rnd.deck],
+        "actions": rnd._actions[:],
+        "state": state,
+    }
+    if rnd._origin:  # a round dealt from the start leaves the key out
+        out["position"] = rnd._origin
     return out
 
 
@@ -393,7 +685,7 @@ def load_round(data: Any, *, verify: bool = False) -> Round:
     check_shape(data)
     if not isinstance(data, dict):
         raise SaveError("$", f"expected a saved round (an object), found {_found(data)}")
-    if data.get("format") != SAVE_FORMAT:
+    if data.get("format") not in (SAVE_FORMAT, OLD_SAVE_FORMAT):
         raise SaveError("$.format", f"not a saved round (expected format {SAVE_FORMAT!r})")
     doc: SavedRound = _object(data, SavedRound, "$")
     try:
@@ -411,13 +703,18 @@ def _restore(doc: SavedRound, verify: bool) -> Round:
 
     rules = rules_from_save(doc.rules, "$.rules")
     deck = _deal_of(rules, doc.players, doc.dealer, doc.starter, doc.deck, "$")
-    actions: list[Action] = []
-    for k, a in enumerate(doc.actions):
-        try:
-            kind = ActionKind(a.kind)
-        except ValueError:
-            raise SaveError(f"$.actions[{k}].kind", f"unknown action kind {a.kind!r}") from None
-        actions.append(Action(kind, a.player, tuple(a.positions)))
+    compact = doc.format == SAVE_FORMAT
+    actions: list[Action | int] = []
+    if compact:
+        actions = _structure(doc.actions, list[int], "$.actions")
+    else:
+        for k, raw in enumerate(doc.actions):
+            a: SavedAction = _object(raw, SavedAction, f"$.actions[{k}]")
+            try:
+                kind = ActionKind(a.kind)
+            except ValueError:
+                raise SaveError(f"$.actions[{k}].kind", f"unknown action kind {a.kind!r}") from None
+            actions.append(Action(kind, a.player, tuple(a.positions)))
 
     origin: Round | None = None
     if doc.position:
@@ -441,6 +738,9 @@ def _restore(doc: SavedRound, verify: bool) -> Round:
     def fresh() -> Round:
         if origin is not None:
             return origin.copy()
+        rnd = Round(rules, doc.players, seed=doc.seed, dealer=doc.dealer, starter=doc.starter)
+        if deck is None or list(rnd.deck) == deck:
+            return rnd  # the seed deals the saved deck (the usual case)
         return Round(
             rules, doc.players, seed=doc.seed, deck=deck, dealer=doc.dealer, starter=doc.starter
         )
@@ -499,33 +799,68 @@ def _restore(doc: SavedRound, verify: bool) -> Round:
     rnd._opening_seen = [tuple(p) for p in state.opening_seen]
     rnd._pending = list(state.pending)
     rnd._recycles = state.recycles
-    rnd._events = list(state.events)
+    if compact:
+        deck_cards = list(rnd.deck)
+        where = f"{at}events"
+        rnd._events = [_compact_event(e, where, k, deck_cards) for k, e in enumerate(state.events)]
+    else:
+        rnd._events = [_event(e, f"{at}events[{k}]") for k, e in enumerate(state.events)]
     rnd._histories = [() for _ in range(rnd.players)]
     rnd._result = state.result
     ids = []
+    size = rnd.space.size
     for k, action in enumerate(actions):
+        if isinstance(action, int):
+            if not 0 <= action < size:
+                raise SaveError(
+                    f"$.actions[{k}]", f"not an action id of this round (0 to {size - 1})"
+                )
+            ids.append(action)
+            continue
         try:
             ids.append(rnd.space.encode(action))
         except (ValueError, TypeError) as exc:
             raise SaveError(f"$.actions[{k}]", f"not an action of this round: {exc}") from None
     rnd._actions = ids
     rnd._legal_cache = {}
+    rnd._layout_cache = {}
     ensure_consistent(rnd, at, events=origin is None)
     if verify and replay() != rnd:
         raise SaveError("$.state", "the saved state disagrees with a replay of the saved actions")
     return rnd
 
 
+_RULES_READ: dict[str, RuleSet] = {}
+"""Rule tables read from saves, by their canonical JSON text: loading many saves of one
+table checks its rules once (a RuleSet is immutable, so the loaded rounds may share it)."""
+
+
 def rules_from_save(raw: dict[str, Any], path: str) -> RuleSet:
-    """The RuleSet written at ``path`` of a save; :class:`SaveError` at its first problem."""
+    """The RuleSet written at ``path`` of a save; :class:`SaveError` at its first problem.
+
+    The rules are checked like a rule file. The same rules (the same JSON, up to the
+    order of keys) read again give the same RuleSet object without a second check.
+    """
     from .loading import ruleset_from_dict
 
     try:
-        return ruleset_from_dict(raw, source=path)
+        key = json.dumps(raw, sort_keys=True, separators=(",", ":"))
+    except (TypeError, ValueError):  # not plain JSON data: the full reading says where
+        key = ""
+    hit = _RULES_READ.get(key) if key else None
+    if hit is not None:
+        return hit
+    try:
+        rules = ruleset_from_dict(raw, source=path)
     except RuleSetError as exc:
         first = exc.problems[0]
         where = f"{path}.{first.path}" if first.path else path
         raise SaveError(where, first.message) from None
+    if key:
+        if len(_RULES_READ) >= 64:
+            _RULES_READ.pop(next(iter(_RULES_READ)))  # the oldest
+        _RULES_READ[key] = rules
+    return rules
 
 
 def _deal_of(
@@ -548,6 +883,9 @@ def _deal_of(
     full = rules.deck.cards()
     if len(deck) != len(full):
         raise SaveError(f"{at}.deck", f"expected the table's {len(full)} cards, found {len(deck)}")
+    # compared as (rank, suit) pairs: the same test as comparing the cards, hashed faster
+    if Counter([(c.rank, c.suit) for c in deck]) == Counter([(c.rank, c.suit) for c in full]):
+        return deck
     extra = Counter(deck) - Counter(full)
     if extra:
         card = next(iter(extra))
@@ -573,7 +911,9 @@ class SavedMatch:
     rules: dict[str, Any]
     players: int
     seed: int
-    actions: list[SavedAction]
+    actions: list[Any]
+    """The action ids in the match's space (``cambio-match/3``), or :class:`SavedAction`
+    objects (``cambio-match/2``); checked as they are replayed."""
     decks: list[list[Card] | None] = attrs.field(factory=list)
     changes: list[SavedChange] = attrs.field(factory=list)
 
@@ -585,15 +925,19 @@ def load_match(data: Any) -> Match:
     own checks. Any problem raises :class:`~cambio.errors.SaveError` at its JSON path.
     """
     from .actions import Action, ActionKind
+    from .match import OLD_SAVE_FORMAT as OLD_MATCH_FORMAT
     from .match import SAVE_FORMAT as MATCH_FORMAT
     from .match import Match
 
     check_shape(data)
     if not isinstance(data, dict):
         raise SaveError("$", f"expected a saved match (an object), found {_found(data)}")
-    if data.get("format") != MATCH_FORMAT:
+    if data.get("format") not in (MATCH_FORMAT, OLD_MATCH_FORMAT):
         raise SaveError("$.format", f"not a saved match (expected format {MATCH_FORMAT!r})")
     doc: SavedMatch = _object(data, SavedMatch, "$")
+    compact = doc.format == MATCH_FORMAT
+    if compact:
+        _structure(doc.actions, list[int], "$.actions")
     rules = rules_from_save(doc.rules, "$.rules")
     _deal_of(rules, doc.players, 0, 0, None, "$")
     for k, deck in enumerate(doc.decks):
@@ -638,11 +982,21 @@ def load_match(data: Any) -> Match:
                 raise SaveError(f"$.changes[{c}]", f"cannot be applied: {exc}") from None
         if k == len(doc.actions):
             break
-        a = doc.actions[k]
-        try:
-            action = Action(ActionKind(a.kind), a.player, tuple(a.positions))
-        except ValueError:
-            raise SaveError(f"$.actions[{k}].kind", f"unknown action kind {a.kind!r}") from None
+        raw = doc.actions[k]
+        action: Action | int
+        if compact:
+            if not 0 <= raw < match.space.size:
+                size = match.space.size
+                raise SaveError(
+                    f"$.actions[{k}]", f"not an action id of this match (0 to {size - 1})"
+                )
+            action = raw
+        else:
+            a: SavedAction = _object(raw, SavedAction, f"$.actions[{k}]")
+            try:
+                action = Action(ActionKind(a.kind), a.player, tuple(a.positions))
+            except ValueError:
+                raise SaveError(f"$.actions[{k}].kind", f"unknown action kind {a.kind!r}") from None
         if match.is_over:
             raise SaveError(f"$.actions[{k}]", "the match is already over")
         try:
@@ -653,7 +1007,30 @@ def load_match(data: Any) -> Match:
 
 
 def dumps(rnd: Round) -> str:
-    return json.dumps(save_round(rnd), separators=(",", ":"))
+    """:func:`save_round` as compact JSON text (what :meth:`cambio.Round.to_json` returns).
+
+    The rules, turned into JSON once per RuleSet, are written as that text.
+    """
+    doc = save_round(rnd, rules=False)
+    head = json.dumps({"format": doc.pop("format")}, separators=(",", ":"))[:-1]
+    rest = json.dumps(doc, separators=(",", ":"))
+    return f'{head},"rules":{_rules_text(rnd.rules)},{rest[1:]}'
+
+
+def _rules_text(rules: RuleSet) -> str:
+    """``ruleset_to_dict(rules)`` as compact JSON text, made once per RuleSet object."""
+    key = id(rules)
+    hit = _RULES_TEXT.get(key)
+    if hit is None or hit[0]() is not rules:
+        from .loading import ruleset_to_dict
+
+        text = json.dumps(ruleset_to_dict(rules), separators=(",", ":"))
+
+        def forget(_ref: weakref.ref[RuleSet], cache: dict[int, Any] = _RULES_TEXT) -> None:
+            cache.pop(key, None)  # the cache bound here: it outlives the module at exit
+
+        hit = _RULES_TEXT[key] = (weakref.ref(rules, forget), text)
+    return hit[1]
 
 
 def loads_round(text: Any, *, verify: bool = False) -> Round:

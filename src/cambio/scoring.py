@@ -212,15 +212,22 @@ def score_round(
     reason: str,
     caller: int | None = None,
     empty_winner: int | None = None,
+    values: Sequence[Sequence[int]] | None = None,
 ) -> RoundResult:
     """Score final ``hands`` (per player, ``(position, card)`` pairs) under ``rules``.
 
     ``empty_winner`` is a player whose grid was emptied by snapping on a table where
-    that wins the round outright.
+    that wins the round outright. ``values``, when given, holds each card's points in
+    the order of ``hands`` (``rules.values.of`` of each card: a round knows them).
     """
     players = len(hands)
-    value = rules.values.of
-    full = tuple(tuple(HandCard(pos, card, value(card)) for pos, card in hand) for hand in hands)
+    if values is None:
+        value = rules.values.of
+        values = [[value(card) for _, card in hand] for hand in hands]
+    full = tuple(
+        tuple([HandCard(pos, card, v) for (pos, card), v in zip(hand, vals, strict=True)])
+        for hand, vals in zip(hands, values, strict=True)
+    )
     totals = tuple(sum(h.value for h in hand) for hand in full)
     units = teams_of(rules, players)
     unit_index = {p: u for u, members in enumerate(units) for p in members}

@@ -51,6 +51,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import math
 import sys
 import time
 from collections import Counter
@@ -60,7 +61,9 @@ from typing import Any
 
 import attrs
 
+from .actions import Action
 from .bots import BOT_NAMES, BotSpec, derive_seed, make_bot, play_round
+from .events import Event, EventKind
 from .round import Round
 from .rules import RuleSet
 
@@ -72,6 +75,7 @@ __all__ = [
     "play_chunk",
     "run_command",
     "simulate",
+    "wilson_interval",
 ]
 
 
@@ -87,6 +91,9 @@ class GameRecord:
     totals: tuple[int, ...]
     turns: int
     decisions: int
+    call_turn: int | None = None
+    """The caller's own turn in which it called (1: its first turn); ``None`` without
+    a chosen call (no call, or a call forced by an empty grid)."""
 
 
 @attrs.frozen
@@ -121,7 +128,20 @@ def play_chunk(task: ChunkTask) -> list[GameRecord]:
 
 def _play_game(task: ChunkTask, k: int, seated: Sequence[Any]) -> GameRecord:
     rnd = Round(task.rules, task.players, seed=derive_seed(task.seed, "game", k))
-    played = play_round(rnd, seated, seed=derive_seed(task.seed, "game", k, "seat"))
+    call_turn: list[int] = []
+    started = [0] * task.players  # turns each seat has begun (TURN events)
+    for event in rnd.events:  # the deal may already have begun the first turn
+        if event.kind == EventKind.TURN and 0 <= event.player < len(started):
+            started[event.player] += 1
+
+    def watch(action: Action, events: Sequence[Event]) -> None:
+        for event in events:
+            if event.kind == EventKind.TURN and 0 <= event.player < len(started):
+                started[event.player] += 1
+            elif event.kind == EventKind.CALL and event.note != "empty grid":
+                call_turn.append(started[event.player] if 0 <= event.player < len(started) else 0)
+
+    played = play_round(rnd, seated, seed=derive_seed(task.seed, "game", k, "seat"), observer=watch)
     result = played.result
     return GameRecord(
         game=k,
@@ -132,6 +152,7 @@ def _play_game(task: ChunkTask, k: int, seated: Sequence[Any]) -> GameRecord:
         totals=result.totals,
         turns=played.turns,
         decisions=played.decisions,
+        call_turn=call_turn[0] if call_turn else None,
     )
 
 
@@ -161,6 +182,11 @@ class SeatStats:
     """How many times the bot called Cambio."""
     calls_won: int
     """How many of its calls ended with the bot among the winners."""
+    win_rate_ci95: tuple[float, float] = (0.0, 1.0)
+    """A 95% confidence interval for ``win_rate``: the Wilson score interval over the
+    rounds played (see :func:`wilson_interval`)."""
+    turn_one_calls: int = 0
+    """How many of its calls it made in its first turn of the round."""
 
 
 @attrs.frozen
@@ -194,6 +220,9 @@ class SimulationReport:
     caller_success_rate: float | None
     """The share of rounds with a caller in which the caller was among the winners
     (``None`` when nobody called)."""
+    turn_one_calls: int
+    """Rounds in which the caller called in its first turn (a call forced by an empty
+    grid is not counted)."""
     decisions: int
     """Actions applied in all."""
     seconds: float
@@ -214,10 +243,35 @@ class SimulationReport:
             "mean_turns": self.mean_turns,
             "mean_decisions": self.mean_decisions,
             "caller_success_rate": self.caller_success_rate,
+            "turn_one_calls": self.turn_one_calls,
+            "ci_method": "wilson",
             "decisions": self.decisions,
             "seconds": self.seconds,
             "decisions_per_second": self.decisions_per_second,
         }
+
+
+def wilson_interval(wins: float, games: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """The Wilson score interval (95% by default) for a win rate of ``wins / games``.
+
+    A win shared by ``k`` players counts ``1/k``: a round's share then varies no more
+    than a win or a loss would at the same rate, so the binomial interval is, if
+    anything, a little wide. Unlike the normal approximation it stays inside [0, 1]
+    and is not empty at a rate of 0 or 1.
+
+    >>> low, high = wilson_interval(60, 100)
+    >>> round(low, 3), round(high, 3)
+    (0.502, 0.691)
+    >>> wilson_interval(0, 10)[0], wilson_interval(0, 0)
+    (0.0, (0.0, 1.0))
+    """
+    if games <= 0:
+        return (0.0, 1.0)
+    p = min(1.0, max(0.0, wins / games))
+    z2 = z * z
+    centre = (p + z2 / (2 * games)) / (1 + z2 / games)
+    half = z / (1 + z2 / games) * math.sqrt(p * (1 - p) / games + z2 / (4 * games * games))
+    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def _spec_name(spec: BotSpec) -> str:
@@ -333,6 +387,7 @@ def _report(
     calls = [0] * players
     calls_won = [0] * players
     endings: Counter[str] = Counter()
+    first_calls = [0] * players
     turns = decisions = with_caller = caller_won = 0
     for rec in records:
         endings[rec.reason] += 1
@@ -349,6 +404,8 @@ def _report(
             totals[bot] += rec.totals[seat]
             if rec.caller == seat:
                 calls[bot] += 1
+                if rec.call_turn == 1:
+                    first_calls[bot] += 1
                 if seat in rec.winners:
                     calls_won[bot] += 1
         if rec.caller is not None:
@@ -365,6 +422,8 @@ def _report(
             mean_total=totals[bot] / games,
             calls=calls[bot],
             calls_won=calls_won[bot],
+            win_rate_ci95=wilson_interval(wins[bot], games),
+            turn_one_calls=first_calls[bot],
         )
         for bot in range(players)
     )
@@ -379,6 +438,7 @@ def _report(
         mean_turns=turns / games,
         mean_decisions=decisions / games,
         caller_success_rate=caller_won / with_caller if with_caller else None,
+        turn_one_calls=sum(first_calls),
         decisions=decisions,
         seconds=seconds,
         decisions_per_second=decisions / seconds if seconds > 0 else 0.0,
@@ -601,12 +661,20 @@ def _print_report(report: SimulationReport) -> None:
             style=style,
         )
     console.print(table)
+    console.print("Win rate, 95% CI (Wilson score interval over the rounds):")
+    for s in report.seats:
+        low, high = s.win_rate_ci95
+        console.print(f"  seat {s.seat} {s.bot}: {s.win_rate:.1%} ({low:.1%} to {high:.1%})")
     endings = ", ".join(f"{reason} {count}" for reason, count in report.endings.items())
     console.print(f"Rounds ended by: {endings}")
     rate = report.caller_success_rate
     console.print(
         "Caller success rate: "
         + ("no calls" if rate is None else f"{rate:.1%} (the caller among the winners)")
+    )
+    by_seat = ", ".join(f"seat {s.seat}: {s.turn_one_calls}" for s in report.seats)
+    console.print(
+        f"Turn-one calls (a call in the caller's first turn): {report.turn_one_calls} ({by_seat})"
     )
     console.print(
         f"Per round: {report.mean_turns:.1f} turns, {report.mean_decisions:.1f} decisions"

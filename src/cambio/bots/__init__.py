@@ -52,7 +52,7 @@ BOT_NAMES: dict[str, str] = {
     "memory-forgetful": "MemoryBot that forgets a card 8 turns after last seeing it",
     "random": "RandomBot: uniform over the legal actions, calling included",
     "random-nocall": "RandomBot that never calls unless it must",
-    "search": "SearchBot: samples the hidden cards, tries each move, plays on (96 playouts)",
+    "search": "SearchBot: samples the hidden cards, tries each move, plays on (160 playouts)",
 }
 """The bot names :func:`make_bot` understands, each with a one-line description."""
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from ..actions import Action, ActionKind, ActionSpace, _check_shape
+from ..actions import Action, ActionList, ActionSpace, _check_shape
 from ..errors import BotError
 from ..events import Event
 from ..round import Round
@@ -98,62 +98,52 @@ def play_round(
     while not rnd.is_over:
         if decisions >= max_decisions:
             raise BotError(f"the round did not end within {max_decisions} decisions")
-        chosen: Action | None = None
         chosen_id = -1
-        for p in rnd.reactors:
-            snap_ids: list[int] = []
-            snaps: list[Action] = []
-            offered = rnd.legal_action_ids(p)
-            for i, action in zip(offered, _decoded(space, offered), strict=True):
-                if action.kind is ActionKind.SNAP:
-                    snap_ids.append(i)
-                    snaps.append(action)
-            if not snap_ids:
-                continue
-            answer = bots[p].react(_view(rnd, p, looks[p]), snaps)
+        for p, snap_ids in rnd.reactor_snaps():
+            # the actions are decoded only as the bot reads them
+            answer = bots[p].react(_view(rnd, p, looks[p]), ActionList(snap_ids, space))
             if answer is None:
                 continue
-            chosen_id = _offered(answer, snaps, snap_ids)
+            chosen_id = _offered(answer, space, snap_ids)
             if chosen_id < 0:
                 raise BotError(f"bot at seat {p} answered {answer}, which it was not offered")
-            chosen = answer
             break
-        if chosen is None:
+        if chosen_id < 0:
             who = rnd.to_act
             if who is None:  # pragma: no cover - the round is over
                 break
             ids = rnd.legal_action_ids(who)
             if not ids:  # pragma: no cover - an engine invariant
                 raise BotError(f"seat {who} must decide but has no legal action")
-            legal = _decoded(space, ids)
-            chosen = bots[who].act(_view(rnd, who, looks[who]), legal)
-            chosen_id = _offered(chosen, legal, ids)
+            chosen = bots[who].act(_view(rnd, who, looks[who]), ActionList(ids, space))
+            chosen_id = _offered(chosen, space, ids)
             if chosen_id < 0:
                 raise BotError(f"bot at seat {who} answered {chosen}, which is not legal now")
         events = rnd.apply(chosen_id)
         decisions += 1
         if observer is not None:
-            observer(chosen, events)
+            observer(space.decode(chosen_id), events)
     result = rnd.result
     assert result is not None
     return PlayedRound(result=result, decisions=decisions, turns=rnd.turns_taken)
 
 
-def _decoded(space: ActionSpace, ids: list[int]) -> list[Action]:
-    """The actions of ``ids`` (``space.decode`` of each; decoded ids come from its cache)."""
-    cache = space._decode_cache
-    out = []
-    for i in ids:
-        action = cache.get(i)
-        out.append(action if action is not None else space.decode(i))
-    return out
+_READS_VIEW: dict[type, bool] = {}
 
 
 def _reads_view(bot: object) -> bool:
     """False only for a bot whose class declares ``needs_view = False`` and whose
     ``act`` and ``react`` come from that class (a subclass that overrides them may read
     the view, so it gets one unless it declares ``needs_view = False`` itself)."""
-    mro = type(bot).__mro__
+    klass = type(bot)
+    hit = _READS_VIEW.get(klass)
+    if hit is None:
+        hit = _READS_VIEW[klass] = _class_reads_view(klass)
+    return hit
+
+
+def _class_reads_view(cls: type) -> bool:
+    mro = cls.__mro__
     for k, klass in enumerate(mro):
         if "needs_view" in klass.__dict__:
             if klass.__dict__["needs_view"] is not False:
@@ -170,20 +160,21 @@ def _view(rnd: Round, seat: int, looks: bool) -> Any:
     return None
 
 
-def _offered(answer: object, offered: Sequence[Action], ids: Sequence[int]) -> int:
-    """The id of ``answer`` if it is one of ``offered`` (the same, well-typed action), else -1.
+def _offered(answer: object, space: ActionSpace, ids: Sequence[int]) -> int:
+    """The id of ``answer`` if it is one of the actions ``ids`` offered, else -1.
 
     A bot normally returns one of the objects it was offered; anything else must be a
     well-formed :class:`Action` equal to one of them (``Action(DRAW, 0.0)`` is not).
     """
-    for k, action in enumerate(offered):
-        if action is answer:
-            return ids[k]
+    if not isinstance(answer, Action):
+        return -1
+    decode = space.decode  # cached: the very objects the bot was handed
+    for aid in ids:
+        if decode(aid) is answer:
+            return aid
     try:
         _check_shape(answer)
-    except ValueError:
+        aid = space.encode(answer)
+    except (ValueError, TypeError):
         return -1
-    for k, action in enumerate(offered):
-        if action == answer:
-            return ids[k]
-    return -1
+    return aid if aid in ids else -1

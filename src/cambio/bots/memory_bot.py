@@ -113,6 +113,17 @@ class MemoryBot:
         """The seat the bot plays this round (-1 before :meth:`reset`)."""
         self._rules: RuleSet | None = None
         self._value: dict[tuple[str, str], int] = {}
+        # the value of each card object met, by identity (no hashing of cards); the
+        # card is kept with its value, so an id is never reused while it is in here
+        self._value_of: dict[int, tuple[Card, int]] = {}
+        self._team_of: tuple[int, int, frozenset[int]] | None = None
+        self._pile: tuple[tuple[Card, ...], int] = ((), 0)
+        self._remembered: dict[Slot, Card] = {}
+        self._points: dict[Slot, float] = {}
+        self._slot_lists: dict[int, list[Slot]] = {}
+        self._remembered_sum = 0
+        self._totals: dict[tuple[int, ...], float] = {}
+        self._team_index: tuple[int, list[int]] | None = None
         self._deck_size = 0
         self._deck_sum = 0
         # forgetful memory: slot -> (card, table turn when last seen)
@@ -138,7 +149,11 @@ class MemoryBot:
             self._value = {(c.rank, c.suit): rules.values.of(c) for c in cards}
             self._deck_size = len(cards)
             self._deck_sum = sum(self._value[c.rank, c.suit] for c in cards)
+            self._value_of = {}
+            self._team_of = None
+            self._team_index = None
         self._learned = {}
+        self._pile = ((), 0)
         self._seen_events = 0
         self._now = 0
         self._view = None
@@ -200,12 +215,34 @@ class MemoryBot:
         self._now = sum(view.turns)
         if self.config.memory_turns is not None:
             self._follow(view)
-        self._team = frozenset(
-            p
-            for p in range(view.players)
-            if team_of(self._rules_or_fail(), view.players, p)
-            == team_of(self._rules_or_fail(), view.players, self.seat)
-        )
+        cached = self._team_of
+        if cached is None or cached[0] != view.players or cached[1] != self.seat:
+            rules = self._rules_or_fail()
+            mine = team_of(rules, view.players, self.seat)
+            team = frozenset(
+                p for p in range(view.players) if team_of(rules, view.players, p) == mine
+            )
+            cached = self._team_of = (view.players, self.seat, team)
+        self._team = cached[2]
+        # what the bot remembers on the table now, read once per decision: the card and
+        # its points per remembered slot (every estimate below reads these)
+        remembered: dict[Slot, Card] = {}
+        forgetful = self.config.memory_turns is not None
+        for owner, row in enumerate(view.grids):
+            for i, card in enumerate(row):
+                if card is not None:
+                    slot = (owner, i + 1)
+                    if forgetful:
+                        card = self._recall(slot)
+                    if card is not None:
+                        remembered[slot] = card
+        self._remembered = remembered
+        v = self._v
+        values = {slot: v(card) for slot, card in remembered.items()}
+        self._points = {slot: float(x) for slot, x in values.items()}
+        self._remembered_sum = sum(values.values())
+        self._slot_lists = {}
+        self._totals = {}
         self._mean = self._unseen_mean(view)
 
     def _follow(self, view: PlayerView) -> None:
@@ -257,6 +294,10 @@ class MemoryBot:
 
     def _known(self, slot: Slot) -> Card | None:
         """The card the bot remembers at ``slot`` now."""
+        return self._remembered.get(slot)
+
+    def _recall(self, slot: Slot) -> Card | None:
+        """The card the bot remembers at ``slot``, worked out from the view and memory."""
         view = self._view
         assert view is not None
         owner, position = slot
@@ -277,23 +318,43 @@ class MemoryBot:
         when the bot sees it, and the cards it remembers on the table.
         """
         count = self._deck_size - len(view.discard)
-        total = self._deck_sum - sum(self._v(c) for c in view.discard)
+        total = self._deck_sum - self._discard_total(view.discard)
+        v = self._v
         if view.holding is not None:
             count -= 1
-            total -= self._v(view.holding)
-        for owner in range(view.players):
-            for i, here in enumerate(view.present[owner]):
-                if here:
-                    card = self._known((owner, i + 1))
-                    if card is not None:
-                        count -= 1
-                        total -= self._v(card)
+            total -= v(view.holding)
+        count -= len(self._remembered)
+        total -= self._remembered_sum
         if count <= 0:
             return self._deck_sum / max(1, self._deck_size)
         return total / count
 
+    def _discard_total(self, pile: tuple[Card, ...]) -> int:
+        """The points of the discard pile: summed afresh only past the part of the pile
+        the last view showed (views share an unchanged pile; a grown one extends it)."""
+        last, total = self._pile
+        if pile is last:
+            return total
+        k = len(last)
+        if len(pile) >= k and pile[:k] == last:
+            v = self._v
+            total += sum([v(c) for c in pile[k:]])
+        else:
+            total = sum([self._v(c) for c in pile])
+        self._pile = (pile, total)
+        return total
+
     # ------------------------------------------------------------------ estimates
     def _v(self, card: Card) -> int:
+        hit = self._value_of.get(id(card))
+        if hit is not None and hit[0] is card:
+            return hit[1]
+        value = self._value_by_card(card)
+        if len(self._value_of) < 4096:
+            self._value_of[id(card)] = (card, value)
+        return value
+
+    def _value_by_card(self, card: Card) -> int:
         key = (card.rank, card.suit)
         value = self._value.get(key)
         if value is None:
@@ -301,42 +362,58 @@ class MemoryBot:
         return value
 
     def _est(self, slot: Slot) -> float:
-        card = self._known(slot)
-        return self._mean if card is None else float(self._v(card))
+        points = self._points.get(slot)
+        return self._mean if points is None else points
 
     def _slots(self, owner: int) -> list[Slot]:
-        view = self._view
-        assert view is not None
-        return [(owner, i + 1) for i, here in enumerate(view.present[owner]) if here]
+        """``owner``'s filled slots (built once per decision; not to be changed)."""
+        hit = self._slot_lists.get(owner)
+        if hit is None:
+            view = self._view
+            assert view is not None
+            hit = [(owner, i + 1) for i, here in enumerate(view.present[owner]) if here]
+            self._slot_lists[owner] = hit
+        return hit
 
     def _total(self, seats: Iterable[int]) -> float:
-        return sum(self._est(s) for p in seats for s in self._slots(p))
+        """The estimated points of ``seats``' hands (each sum made once per decision)."""
+        key = tuple(seats)
+        hit = self._totals.get(key)
+        if hit is None:
+            est = self._est
+            hit = self._totals[key] = sum(est(s) for p in key for s in self._slots(p))
+        return hit
+
+    def _team_indices(self) -> list[int]:
+        """Each seat's team index (``scoring.team_of``), worked out once per seat count."""
+        view = self._view
+        assert view is not None
+        n = view.players
+        cached = self._team_index
+        if cached is None or cached[0] != n:
+            rules = self._rules_or_fail()
+            cached = self._team_index = (n, [team_of(rules, n, p) for p in range(n)])
+        return cached[1]
 
     def _opponent_totals(self) -> dict[int, float]:
         """Estimated total per opposing team, keyed by its lowest seat."""
-        view = self._view
-        assert view is not None
-        rules = self._rules_or_fail()
+        index = self._team_indices()
         teams: dict[int, list[int]] = {}
-        for p in range(view.players):
+        for p, t in enumerate(index):
             if p not in self._team:
-                teams.setdefault(team_of(rules, view.players, p), []).append(p)
+                teams.setdefault(t, []).append(p)
         return {min(members): self._total(members) for members in teams.values()}
 
     def _leader_order(self) -> dict[int, float]:
         """Estimated total of each opponent's team, per opponent seat."""
-        view = self._view
-        assert view is not None
-        rules = self._rules_or_fail()
+        index = self._team_indices()
         by_team: dict[int, float] = {}
         out: dict[int, float] = {}
-        for p in range(view.players):
+        for p, t in enumerate(index):
             if p in self._team:
                 continue
-            t = team_of(rules, view.players, p)
             if t not in by_team:
-                members = [q for q in range(view.players) if team_of(rules, view.players, q) == t]
-                by_team[t] = self._total(members)
+                by_team[t] = self._total([q for q, u in enumerate(index) if u == t])
             out[p] = by_team[t]
         return out
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, ClassVar
 if TYPE_CHECKING:
     from _typeshed import IdentityFunction
 
-from ..actions import Action, ActionKind
+from ..actions import Action, ActionKind, ActionList
 from ..rules import RuleSet
 from ..views import PlayerView
 
@@ -76,12 +76,16 @@ class RandomBot:
         del rules  # a random player needs no rules
         self.seat = seat
         if seed is not None:
-            self._rng = random.Random(seed)
+            self._rng.seed(seed)  # as a fresh random.Random(seed), without making one
 
     def act(self, view: PlayerView | None, legal: Sequence[Action]) -> Action:
         """A uniformly random legal action other than a snap (a call only if allowed)."""
         del view
-        choices = [a for a in legal if a.kind is not ActionKind.SNAP] or list(legal)
+        choices: Sequence[Action]
+        if isinstance(legal, ActionList):  # from the driver: no need to decode every snap
+            choices = legal.without_snaps() or legal
+        else:
+            choices = [a for a in legal if a.kind is not ActionKind.SNAP] or list(legal)
         if self.never_call:
             choices = [a for a in choices if a.kind is not ActionKind.CALL] or choices
         return choices[self._rng.randrange(len(choices))]

@@ -39,12 +39,16 @@ from ..determinize import InfoSet
 from ..round import Phase, Round
 from ..rules import RuleSet
 from ..views import PlayerView
-from .memory_bot import MemoryBot
+from .memory_bot import MemoryBot, MemoryBotConfig
 
 __all__ = ["SearchBot", "SearchBotConfig", "rollout_action", "playout"]
 
 # local ids of the simple actions (see cambio.actions.ActionSpace)
 _DRAW, _TAKE, _CALL, _PASS, _REPEEK, _DISCARD, _SKIP = range(7)
+
+
+_STYLE = MemoryBotConfig(call_threshold=7.0, take_max=2, swap_margin=1.0)
+_MODEL = MemoryBotConfig()
 
 
 def _positive(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
@@ -62,10 +66,10 @@ class SearchBotConfig:
     """The knobs of a :class:`SearchBot`.
 
     >>> SearchBotConfig().playouts
-    96
+    160
     """
 
-    playouts: int = attrs.field(default=96, validator=_positive)
+    playouts: int = attrs.field(default=160, validator=_positive)
     """Playouts per decision, shared among the candidate actions (each sampled round is
     played once per candidate)."""
     min_samples: int = attrs.field(default=8, validator=_positive)
@@ -82,12 +86,30 @@ class SearchBotConfig:
     """The phases in which the bot searches; elsewhere (placing a card, the opening,
     giving a card) it plays the MemoryBot's choice. ``"drawn"`` and ``"taken"`` add the
     placement of a card."""
-    eager_calls: bool = False
-    """Whether the search may call where the MemoryBot would not. Uniform samples make
-    the opponents' hidden cards look worse than a sensible player's are, so a search
-    over them calls too early; by default it may only hold back a call."""
+    eager_calls: bool = True
+    """Whether the search may call where its :attr:`style` would not (else it may only
+    hold back a call). Uniform samples make the opponents' hidden cards look worse than
+    a sensible player's are, and a search over them calls too early; the samples
+    weighed by the other players' choices (:attr:`oversample`) are close enough."""
     max_decisions: int = attrs.field(default=400, validator=_positive)
     """A playout longer than this is scored as it stands."""
+    oversample: int = attrs.field(default=4, validator=_positive)
+    """Uniform samples drawn per sample kept: the kept ones are chosen in proportion
+    to how well they explain the other players' choices (1: keep every uniform
+    sample)."""
+    softness: float = 1.5
+    """Points over which a modelled player's choice goes from unlikely to likely."""
+    floor: float = 0.05
+    """The least chance the model gives any recorded choice."""
+    style: MemoryBotConfig = _STYLE
+    """How the bot plays where it does not search, and how it plays its own seat in
+    the playouts: the MemoryBot's rules with these knobs. The default calls sooner
+    (at an estimated 7 points rather than 11) and takes only discards of 2 or less:
+    on the practice table that alone wins 57.7% of two-player rounds against the
+    default MemoryBot (3,000 rounds, seats alternating)."""
+    model: MemoryBotConfig = _MODEL
+    """How the bot expects the other players to play: their seats in the playouts,
+    and the choices :func:`evidence_log_weight` weighs the samples by."""
 
 
 class SearchBot:
@@ -98,7 +120,7 @@ class SearchBot:
         self.seat = -1
         self._rules: RuleSet | None = None
         self._rng = random.Random(seed)
-        self._memory = MemoryBot()
+        self._memory = MemoryBot(self.config.style)
         self.decisions = 0
         """Decisions made since the last :meth:`reset` (searched or not)."""
         self.searched = 0
@@ -150,21 +172,25 @@ class SearchBot:
         clearly better (see :attr:`SearchBotConfig.margin` and ``confidence``).
         """
         cfg = self.config
-        info = InfoSet(view, rules)
+        info = InfoSet(view, rules, evidence=cfg.oversample > 1)
         rng = self._rng
         seat = view.player
         k = len(choices)
         samples = max(cfg.min_samples, cfg.playouts // k)
         deadline = None if cfg.time_limit is None else time.perf_counter() + cfg.time_limit
+        worlds = self._worlds(info, samples, rng)
+        styles = [cfg.style if q == seat else cfg.model for q in range(view.players)]
         results: list[list[float]] = [[] for _ in range(k)]
-        for _ in range(samples):
-            world = info.sample(rng)
+        for assign in worlds:
+            world = info.build(assign, rng)
             ids = [world.space.encode(a) for a in choices]
             seed = rng.getrandbits(64)
             for j, aid in enumerate(ids):
                 trial = world.copy()
                 trial.apply(aid)
-                results[j].append(playout(trial, seat, random.Random(seed), cfg.max_decisions))
+                results[j].append(
+                    playout(trial, seat, random.Random(seed), cfg.max_decisions, styles)
+                )
             if deadline is not None and time.perf_counter() > deadline:
                 break
         totals = [sum(r) for r in results]
@@ -174,6 +200,95 @@ class SearchBot:
             if best != p and not _clearly_better(results[best], results[p], cfg, k):
                 return prior
         return choices[best]
+
+    def _worlds(self, info: InfoSet, count: int, rng: random.Random) -> list[list[int]]:
+        """``count`` card assignments drawn from ``info``, weighed by how well they
+        explain the other players' choices (sampling importance resampling): the
+        uniform samples are ``oversample`` times as many, and each is kept with a
+        chance in proportion to its weight (:func:`evidence_log_weight`)."""
+        cfg = self.config
+        if cfg.oversample <= 1 or not info.evidence:
+            return [info.assignment(rng) for _ in range(count)]
+        pool = [info.assignment(rng) for _ in range(count * cfg.oversample)]
+        logs = [evidence_log_weight(info, a, cfg) for a in pool]
+        top = max(logs)
+        weights = [math.exp(x - top) for x in logs]
+        total = sum(weights)
+        step = total / count
+        x = rng.random() * step
+        chosen: list[list[int]] = []
+        acc = 0.0
+        for assign, w in zip(pool, weights, strict=True):
+            acc += w
+            while x < acc and len(chosen) < count:
+                chosen.append(assign)
+                x += step
+        while len(chosen) < count:  # rounding at the end of the systematic sweep
+            chosen.append(pool[-1])
+        return chosen
+
+
+def _sig(x: float) -> float:
+    if x >= 0:
+        return 1.0 / (1.0 + math.exp(-x))
+    z = math.exp(x)
+    return z / (1.0 + z)
+
+
+def evidence_log_weight(info: InfoSet, assign: list[int], cfg: SearchBotConfig) -> float:
+    """The log-likelihood of the other players' recorded choices (:attr:`InfoSet.evidence`)
+    if the hidden cards were ``assign``, under a model of a sensible player: it keeps a
+    drawn card only when it is lower than the card it replaces, replaces its highest
+    card, discards a drawn card only when no card it knows is much higher, swaps blind
+    only a high card of its own, and calls as soon as it knows it is clearly ahead.
+
+    Each choice's chance is a logistic curve of the point gap (``cfg.softness`` points
+    wide) and never falls below ``cfg.floor``, so a player who plays otherwise weakens
+    the weights instead of ruling samples out.
+    """
+    fv = info.face_values
+    fp = info.face_powers
+    mean = info.deck_mean
+    model = cfg.model
+    T = cfg.softness
+    floor = cfg.floor
+    log = math.log
+    total = 0.0
+
+    def est(v: int, knew: bool) -> float:
+        return fv[assign[v]] if knew else mean
+
+    for kind, p, a, b, flag, flag2, grids in info.evidence:
+        if kind == "keep":
+            grid = grids[p]
+            knew_old = any(u == b and kb for u, kb in grid)
+            worst = est(b, knew_old)
+            if flag:  # drawn from the stock: kept because it was lower
+                gain = worst - fv[assign[a]] - model.replace_margin
+                total += log(max(floor, _sig(gain / T)))
+            for u, kb in grid:  # the card replaced was its highest
+                if kb and u != b:
+                    total += log(max(floor, _sig((worst - fv[assign[u]] + 0.5) / T)))
+        elif kind == "drop":
+            dv = fv[assign[a]]
+            bonus = model.power_value if fp[assign[a]] is not None else 0.0
+            bar = dv + model.replace_margin + bonus
+            for u, kb in grids[p]:  # no card it knew was much higher
+                if kb:
+                    total += log(max(floor, _sig((bar - fv[assign[u]]) / T)))
+        elif kind == "swap":
+            if flag:  # it sent away a card it knew: a high one
+                gain = fv[assign[a]] - est(b, flag2)
+                total += log(max(floor, _sig((gain - model.swap_margin) / T)))
+        elif kind == "nocall":
+            sums = [sum(est(u, kb) for u, kb in row) for row in grids]
+            mine = sums[p]
+            others = min((t for q, t in enumerate(sums) if q != p), default=mine)
+            call = _sig((model.call_threshold - mine) / T) * _sig(
+                (others - model.call_margin - mine) / T
+            )
+            total += log(max(floor, 1.0 - call))
+    return total
 
 
 def _clearly_better(
@@ -205,8 +320,15 @@ def _share(rnd: Round, seat: int) -> float:
     return 1.0 / len(winners) if seat in winners else 0.0
 
 
-def playout(rnd: Round, seat: int, rng: random.Random, max_decisions: int = 400) -> float:
-    """Play ``rnd`` to its end with :func:`rollout_action` for every seat.
+def playout(
+    rnd: Round,
+    seat: int,
+    rng: random.Random,
+    max_decisions: int = 400,
+    styles: Sequence[MemoryBotConfig] | None = None,
+) -> float:
+    """Play ``rnd`` to its end with :func:`rollout_action` for every seat (``styles[q]``:
+    the knobs of seat ``q``; the MemoryBot's defaults when not given).
 
     Returns ``seat``'s share of the win (1 for a sole winner, ``1/k`` for a win shared
     by ``k`` players, else 0). The round is changed in place: pass a copy.
@@ -223,7 +345,7 @@ def playout(rnd: Round, seat: int, rng: random.Random, max_decisions: int = 400)
                 continue
         who = rnd.to_act
         assert who is not None
-        rnd.apply(rollout_action(rnd, who, rng))
+        rnd.apply(rollout_action(rnd, who, rng, _DEFAULT_STYLE if styles is None else styles[who]))
     return _share(rnd, seat)
 
 
@@ -243,13 +365,20 @@ def _known_snap(rnd: Round, n: int) -> int:
     return -1
 
 
-def rollout_action(rnd: Round, p: int, rng: random.Random) -> int:
+_DEFAULT_STYLE = MemoryBotConfig()
+
+
+def rollout_action(
+    rnd: Round, p: int, rng: random.Random, style: MemoryBotConfig = _DEFAULT_STYLE
+) -> int:
     """A quick, sensible action id for player ``p`` from ``p``'s knowledge in ``rnd``.
 
     Used inside a search's imagined rounds, it reads the round's internals (which cards
     ``p`` knows, their values) instead of building a view, which keeps playouts cheap.
-    It improves the grid with low cards, peeks at unknown cards, dumps known high
-    cards on opponents through swaps, and calls when clearly ahead by ``p``'s estimate.
+    It follows the :class:`~cambio.bots.MemoryBot`'s rules with the knobs of ``style``
+    (a :class:`~cambio.bots.MemoryBotConfig`; perfect memory): it improves the grid
+    with low cards, peeks at unknown cards, dumps known high cards on opponents
+    through swaps, and calls when clearly ahead by ``p``'s estimate.
     """
     ids = rnd.legal_action_ids(p)
     sp = rnd.space
@@ -278,27 +407,37 @@ def rollout_action(rnd: Round, p: int, rng: random.Random) -> int:
     def should_call() -> bool:
         mine = sum(est(c) for c in row if c >= 0)
         others = [sum(est(c) for c in r if c >= 0) for q, r in enumerate(slots) if q != p]
-        patience = max(0, rnd._turns[p] - 8)
-        return mine <= 10 + patience and mine + 4 - patience <= min(others, default=1e9)
+        margin = style.call_margin + style.penalty_caution * max(0, rnd.rules.call.penalty)
+        threshold = style.call_threshold
+        late = rnd._turns[p] - style.call_patience
+        if late > 0:
+            threshold += style.call_urgency * late
+            margin -= style.call_urgency * late / 2
+        return mine <= threshold and mine + margin <= min(others, default=1e9)
 
     if phase is Phase.TURN:
         if base + _CALL in ids and should_call():
             return base + _CALL
         if base + _TAKE in ids and rnd._discard:
             i = worst()
-            if i >= 0 and value[rnd._discard[-1]] < est(row[i]) - 3:
+            top = value[rnd._discard[-1]]
+            if i >= 0 and top <= style.take_max and est(row[i]) - top >= style.take_gain:
                 return base + _TAKE
         if base + _DRAW in ids:
             return base + _DRAW
     elif phase is Phase.DRAWN or phase is Phase.TAKEN:
-        held = value[rnd._drawn]
+        drawn = rnd._drawn
+        held = value[drawn]
         i = worst()
-        if i >= 0 and (
-            phase is Phase.TAKEN or held < est(row[i]) - 1 or base + _DISCARD not in ids
-        ):
-            aid = base + sp.o_replace + i
-            if aid in ids:
-                return aid
+        if i >= 0:
+            gain = est(row[i]) - held
+            bonus = 0.0
+            if rnd._from_stock and rnd._power[drawn] is not None:
+                bonus = style.power_value
+            if base + _DISCARD not in ids or gain > style.replace_margin + bonus:
+                aid = base + sp.o_replace + i
+                if aid in ids:
+                    return aid
         if base + _DISCARD in ids:
             return base + _DISCARD
     elif phase is Phase.POWER:
@@ -307,23 +446,22 @@ def rollout_action(rnd: Round, p: int, rng: random.Random) -> int:
         step = power.steps[rnd._step]
         P = rnd._P
         if step.action == "peek":
-            own = [
-                base + sp.o_peek + p * P + i
-                for i, c in enumerate(row)
-                if c >= 0 and not known[c] & bit
-            ]
-            for aid in own:
-                if aid in ids:
-                    return aid
-            for q, r in enumerate(slots):
-                if q != p:
-                    for i, c in enumerate(r):
-                        aid = base + sp.o_peek + q * P + i
-                        if c >= 0 and not known[c] & bit and aid in ids:
-                            return aid
+            for i, c in enumerate(row):
+                if c >= 0 and not known[c] & bit:
+                    aid = base + sp.o_peek + p * P + i
+                    if aid in ids:
+                        return aid
+            order = sorted(
+                (sum(est(c) for c in r if c >= 0), q) for q, r in enumerate(slots) if q != p
+            )
+            for _, q in order:
+                for i, c in enumerate(slots[q]):
+                    aid = base + sp.o_peek + q * P + i
+                    if c >= 0 and not known[c] & bit and aid in ids:
+                        return aid
         else:
             legal = set(ids)
-            best, gain = -1, 2.5
+            best, gain = -1, style.swap_margin - 1e-9
             for i, c in enumerate(row):
                 if c < 0:
                     continue
@@ -351,7 +489,10 @@ def rollout_action(rnd: Round, p: int, rng: random.Random) -> int:
         if aid in ids:
             return aid
     turn_ids = [
-        a for a in ids if not (sp.o_snap <= a - base < sp.o_give or a - base >= sp.o_snap_many)
+        a
+        for a in ids
+        if not (sp.o_snap <= a - base < sp.o_give or a - base >= sp.o_snap_many)
+        and a != base + _CALL
     ]
     pool = turn_ids or ids
     return pool[rng.randrange(len(pool))]

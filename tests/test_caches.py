@@ -1,0 +1,75 @@
+"""The engine's caches never go stale.
+
+A round caches its legal actions until the next action, and its snap and replace
+actions until a grid gains or loses a card (or, where the caller's grid is locked,
+until somebody calls); rounds still at the deal's layout share the latter cache. At
+every decision of random rounds, on every bundled table and on generated ones, the
+cached answers must equal the ones computed afresh with every cache dropped.
+"""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import cambio
+from cambio import Round
+from strategies import rulesets
+
+
+def _fresh(r: Round, p: int) -> tuple[list[int], list[int]]:
+    """``p``'s legal ids and legal snap ids with every cache of ``r`` dropped."""
+    saved = r._layout_cache, r._legal_cache
+    r._layout_cache, r._legal_cache = {}, {}
+    try:
+        return r.legal_action_ids(p), r.legal_snap_ids(p)
+    finally:
+        r._layout_cache, r._legal_cache = saved
+
+
+def _check_round(r: Round, seed: int, steps: int) -> int:
+    rng = random.Random(seed)
+    checked = 0
+    for _ in range(steps):
+        if r.is_over:
+            break
+        for p in range(r.players):
+            assert (r.legal_action_ids(p), r.legal_snap_ids(p)) == _fresh(r, p)
+            checked += 1
+        assert r.reactor_snaps() == [
+            (q, tuple(ids)) for q in r.reactors if (ids := _fresh(r, q)[1])
+        ]
+        who = r.to_act
+        assert who is not None
+        options = list(r.legal_action_ids(who))
+        for q in r.reactors:
+            options.extend(r.legal_snap_ids(q))
+        r.apply(rng.choice(options))
+    return checked
+
+
+def test_cached_legal_actions_match_fresh_ones_on_every_table() -> None:
+    checked = 0
+    for name in cambio.available_variants():
+        rules = cambio.load_ruleset(name)
+        for seed in range(3):
+            # two rounds side by side: they share the deal's cache until one moves on
+            a, b = Round(rules, seed=seed), Round(rules, seed=seed + 100)
+            checked += _check_round(a, seed, 120)
+            checked += _check_round(b, seed + 1, 120)
+    assert checked > 1000
+
+
+@settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(rulesets(), st.integers(0, 2**32))
+def test_cached_legal_actions_match_fresh_ones_on_generated_tables(
+    rules: cambio.RuleSet, seed: int
+) -> None:
+    size = rules.teams.size
+    seats = [n for n in range(rules.players.min, rules.players.max + 1) if n % size == 0]
+    r = Round(rules, random.Random(seed).choice(seats), seed=seed)
+    _check_round(r, seed, 150)
+    copy = Round(rules, r.players, seed=seed)  # a new round of the same table, same space
+    _check_round(copy, seed + 1, 60)

@@ -1,0 +1,157 @@
+"""The search bot and the evidence its samples are weighed by.
+
+* ``InfoSet(view, rules, evidence=True)`` records the other players' choices that say
+  something about cards the viewer has not seen (kept draws, discarded draws, blind
+  swaps, calls not made); a plain ``InfoSet`` records none.
+* ``InfoSet.build(InfoSet.assignment(rng))`` is a sample like ``InfoSet.sample``.
+* Weighing samples by :func:`evidence_log_weight` brings the estimate of an opponent's
+  hidden total much closer to the truth than uniform samples do (rounds of memory bots).
+* The bot is reproducible under a seed and reads only its view: cards it never saw do
+  not change its decisions.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+from collections.abc import Sequence
+
+import pytest
+
+import cambio
+from cambio import Action, PlayerView, Round
+from cambio.bots import MemoryBot, RandomBot, SearchBot, SearchBotConfig, play_round
+from cambio.bots.search_bot import evidence_log_weight
+from cambio.determinize import InfoSet
+
+SMALL = SearchBotConfig(playouts=12, min_samples=4)
+
+
+def _memory_round(rules: cambio.RuleSet, players: int, seed: int) -> list[tuple[Round, PlayerView]]:
+    """(a copy of the round, the view of the player to act) at every decision of a
+    round played by memory bots."""
+    rnd = Round(rules, players, seed=seed)
+    bots = [MemoryBot() for _ in range(players)]
+    for seat, bot in enumerate(bots):
+        bot.reset(seat, rules, None)
+    out = []
+    while not rnd.is_over:
+        who = rnd.to_act
+        assert who is not None
+        view = rnd.view(who)
+        out.append((rnd.copy(), view))
+        rnd.apply(bots[who].act(view, rnd.legal_actions(who)))
+    return out
+
+
+def test_evidence_is_recorded_only_when_asked_and_names_the_other_players() -> None:
+    rules = cambio.load_ruleset("practice")
+    kinds: set[str] = set()
+    for seed in range(6):
+        for _, view in _memory_round(rules, 2, seed):
+            if view.phase == "over":
+                continue
+            assert InfoSet(view, rules).evidence == []
+            for kind, p, a, b, _flag, _flag2, grids in InfoSet(view, rules, evidence=True).evidence:
+                kinds.add(kind)
+                assert p != view.player  # the viewer's own choices tell it nothing
+                if kind in ("keep", "drop", "nocall"):
+                    assert len(grids) == 2 and a >= -1
+                if kind == "keep":
+                    assert a >= 0 and b >= 0 and any(u == b for u, _ in grids[p])
+    assert {"keep", "drop", "nocall"} <= kinds
+
+
+def test_a_built_assignment_is_a_sample_of_the_view() -> None:
+    rules = cambio.load_ruleset("practice")
+    rng = random.Random(3)
+    for _, view in _memory_round(rules, 3, 4)[::4]:
+        info = InfoSet(view, rules, evidence=True)
+        for _ in range(3):
+            world = info.build(info.assignment(rng), rng)
+            assert world.view(view.player) == view
+
+
+def test_weighed_samples_estimate_an_opponents_total_better_than_uniform_ones() -> None:
+    rules = cambio.load_ruleset("practice")
+    cfg = SearchBotConfig()
+    rng = random.Random(5)
+    uniform_err, weighed_err = [], []
+    for seed in range(12):
+        for real, view in _memory_round(rules, 2, 100 + seed):
+            if view.player != 0 or view.phase != "turn" or sum(view.turns) < 4:
+                continue
+            info = InfoSet(view, rules, evidence=True)
+            truth = _total(real, 1)
+            drawn = [info.assignment(rng) for _ in range(60)]
+            logs = [evidence_log_weight(info, a, cfg) for a in drawn]
+            top = max(logs)
+            weights = [math.exp(x - top) for x in logs]
+            totals = [_total(info.build(a, rng), 1) for a in drawn]
+            uniform = statistics.fmean(totals)
+            weighed = sum(t * w for t, w in zip(totals, weights, strict=True)) / sum(weights)
+            uniform_err.append(uniform - truth)
+            weighed_err.append(weighed - truth)
+    assert len(uniform_err) >= 30
+    # uniform samples think the opponent holds far worse cards than it does
+    assert statistics.fmean(uniform_err) > 3.0
+    assert abs(statistics.fmean(weighed_err)) < statistics.fmean(uniform_err) / 2
+    rmse = [math.sqrt(statistics.fmean(e * e for e in errs)) for errs in (uniform_err, weighed_err)]
+    assert rmse[1] < 0.75 * rmse[0]
+
+
+def _total(rnd: Round, seat: int) -> int:
+    return sum(rnd.rules.values.of(c) for c in rnd.hand(seat) if c is not None)
+
+
+def test_search_bot_is_reproducible_under_a_seed() -> None:
+    rules = cambio.load_ruleset("practice")
+    results = []
+    for _ in range(2):
+        bot = SearchBot(SMALL)
+        played = play_round(Round(rules, 2, seed=9), [bot, MemoryBot()], seed=4)
+        results.append((played.result, played.decisions, bot.searched))
+    assert results[0] == results[1]
+    assert results[0][2] > 0  # it searched
+
+
+class Recorder:
+    def __init__(self, bot: SearchBot) -> None:
+        self.bot = bot
+        self.seen: list[tuple[PlayerView, Action]] = []
+
+    def reset(self, seat: int, rules: cambio.RuleSet, seed: int | None) -> None:
+        self.bot.reset(seat, rules, seed)
+
+    def act(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        answer = self.bot.act(view, legal)
+        self.seen.append((view, answer))
+        return answer
+
+    def react(self, view: PlayerView, snaps: Sequence[Action]) -> Action | None:
+        return self.bot.react(view, snaps)
+
+
+@pytest.mark.parametrize("table", ["practice", "snap"])
+def test_cards_the_search_bot_has_not_seen_do_not_change_its_decisions(table: str) -> None:
+    rules = cambio.load_ruleset(table)
+    compared = 0
+    for seed in range(4):
+        base = Round(rules, 2, seed=seed)
+        twin = list(base.deck)
+        twin[4], twin[5] = twin[5], twin[4]  # seat 1's positions 1 and 2: unseen at the deal
+        if twin == list(base.deck):
+            continue
+        runs = []
+        for deck in (list(base.deck), twin):
+            recorder = Recorder(SearchBot(SMALL))
+            others = RandomBot(snap_rate=0.0)
+            play_round(Round(rules, 2, deck=deck, seed=seed), [recorder, others], seed=seed)
+            runs.append(recorder.seen)
+        for (view_a, answer_a), (view_b, answer_b) in zip(*runs, strict=False):
+            if view_a != view_b:
+                break  # it has now seen a card that differs
+            assert answer_a == answer_b
+            compared += 1
+    assert compared >= 8
