@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 import weakref
 from functools import lru_cache
+from typing import Any
 
 import attrs
 
@@ -34,6 +35,9 @@ class Settings:
     """
 
     def __init__(self, rules: RuleSet) -> None:
+        # the table these settings were read from (weakly: the cache of derived tables
+        # must not keep a RuleSet alive)
+        self._rules: weakref.ref[RuleSet] = weakref.ref(rules)
         grid, turn, call, snap, powers = (
             rules.grid,
             rules.turn,
@@ -71,6 +75,13 @@ class Settings:
         self.swapped_out: bool = powers.swapped_out  # powers.swapped_out
         self.swapped_out_stock_only: bool = powers.swapped_out_from == "stock"
         self.recycling: bool = rules.stock.on_empty == "recycle"  # stock.on_empty
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickle and copy.deepcopy read the settings again from their table: compiled by
+        # mypyc, Settings has no __dict__ for the default protocol to copy
+        rules = self._rules()
+        assert rules is not None, "the RuleSet of these settings is gone"
+        return (Settings, (rules,))
 
 
 @attrs.frozen
@@ -116,8 +127,10 @@ def derived(rules: RuleSet) -> Derived:
         settings=Settings(rules),
     )
 
+    cache = _CACHE  # held here: the callback may run while the module is torn down
+
     def forget(_ref: weakref.ref[RuleSet]) -> None:
-        _CACHE.pop(key, None)
+        cache.pop(key, None)
 
     _CACHE[key] = (weakref.ref(rules, forget), table)
     return table
