@@ -168,9 +168,12 @@ def _offered(answer: object, space: ActionSpace, ids: Sequence[int]) -> int:
     """
     if not isinstance(answer, Action):
         return -1
-    decode = space.decode  # cached: the very objects the bot was handed
+    # the decoded actions are cached: the very objects the bot was handed (read from the
+    # cache directly, an id the bot was not shown is decoded on the way)
+    cache = space._decode_cache
     for aid in ids:
-        if decode(aid) is answer:
+        known = cache.get(aid)
+        if (known if known is not None else space.decode(aid)) is answer:
             return aid
     try:
         _check_shape(answer)
