@@ -122,7 +122,8 @@ def play_round(
         events = rnd.apply(chosen_id)
         decisions += 1
         if observer is not None:
-            observer(space.decode(chosen_id), events)
+            known = space._decode_cache.get(chosen_id)
+            observer(known if known is not None else space.decode(chosen_id), events)
     result = rnd.result
     assert result is not None
     return PlayedRound(result=result, decisions=decisions, turns=rnd.turns_taken)

@@ -82,8 +82,19 @@ class RandomBot:
         """A uniformly random legal action other than a snap (a call only if allowed)."""
         del view
         choices: Sequence[Action]
-        if isinstance(legal, ActionList):  # from the driver: no need to decode every snap
-            choices = legal.without_snaps() or legal
+        if isinstance(legal, ActionList) and not self.never_call:
+            choices = legal.without_snaps() or legal  # no need to decode every snap
+        elif isinstance(legal, ActionList):
+            # the calls are told apart by kind: every non-snap is decoded, through the
+            # space's cache (the choices of without_snaps, in the same order; plain dict
+            # reads where the bot is compiled)
+            space = legal._space
+            snaps, cache = space.snap_flags, space._decode_cache
+            ids = [a for a in legal.ids if not snaps[a]] or list(legal.ids)
+            choices = []
+            for aid in ids:
+                known = cache.get(aid)
+                choices.append(known if known is not None else space.decode(aid))
         else:
             choices = [a for a in legal if a.kind is not ActionKind.SNAP] or list(legal)
         if self.never_call:
