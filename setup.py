@@ -29,7 +29,7 @@ HERE = Path(__file__).resolve().parent
 
 # the modules mypyc compiles: the engine's hot path (a round's state machine, its
 # events, views, cards, scoring, the per-table tables it derives, the bot driver and the
-# random bot, which simulations and playouts run by the million).
+# random bot, which simulations and playouts run by the million, and simulate's loop).
 # actions.py stays Python: Action is the boundary where callers hand in anything (an
 # Action(DRAW, 0.0) must reach the engine and be refused with IllegalActionError, where
 # a compiled class would raise TypeError on construction).
@@ -42,6 +42,7 @@ COMPILED = [
     "round",
     "bots/driver",
     "bots/random_bot",
+    "simulate",
 ]
 
 
