@@ -38,7 +38,7 @@ from collections.abc import Iterable, Sequence
 
 import attrs
 
-from ..actions import Action, ActionKind
+from ..actions import Action, ActionKind, ActionList
 from ..cards import Card
 from ..events import EventKind
 from ..rules import Power, RuleSet
@@ -121,6 +121,9 @@ class MemoryBot:
         self._remembered: dict[Slot, Card] = {}
         self._points: dict[Slot, float] = {}
         self._slot_lists: dict[int, list[Slot]] = {}
+        # the grids and presence the memory above was last read from (a view's)
+        self._grids_seen: tuple[tuple[Card | None, ...], ...] | None = None
+        self._present_seen: tuple[tuple[bool, ...], ...] | None = None
         self._remembered_sum = 0
         self._totals: dict[tuple[int, ...], float] = {}
         self._team_index: tuple[int, list[int]] | None = None
@@ -157,11 +160,18 @@ class MemoryBot:
         self._seen_events = 0
         self._now = 0
         self._view = None
+        self._grids_seen = None
+        self._present_seen = None
 
     def act(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         """The bot's move from what it remembers (see the module docstring)."""
         self._observe(view)
-        choices = [a for a in legal if a.kind is not ActionKind.SNAP] or list(legal)
+        if isinstance(legal, ActionList):
+            # the driver's list tells snaps apart by id, without decoding them
+            kept = legal.without_snaps()
+            choices = list(kept if kept.ids else legal)
+        else:
+            choices = [a for a in legal if a.kind is not ActionKind.SNAP] or list(legal)
         phase = view.phase
         choice: Action | None = None
         if phase == "opening":
@@ -212,8 +222,9 @@ class MemoryBot:
             assert rules is not None
             self.reset(view.player, rules, None)
         self._view = view
-        self._now = sum(view.turns)
-        if self.config.memory_turns is not None:
+        forgetful = self.config.memory_turns is not None
+        if forgetful:
+            self._now = sum(view.turns)
             self._follow(view)
         cached = self._team_of
         if cached is None or cached[0] != view.players or cached[1] != self.seat:
@@ -224,11 +235,23 @@ class MemoryBot:
             )
             cached = self._team_of = (view.players, self.seat, team)
         self._team = cached[2]
+        self._totals = {}
+        present = view.present
+        if present != self._present_seen:
+            # the filled slots change only when a card leaves or joins a grid
+            self._present_seen = present
+            self._slot_lists = {}
+        grids = view.grids
+        if not forgetful and grids == self._grids_seen:
+            # the same cards on the table as at the last decision (cards compare by
+            # identity first, so this is cheap): the memory below is unchanged
+            self._mean = self._unseen_mean(view)
+            return
+        self._grids_seen = grids
         # what the bot remembers on the table now, read once per decision: the card and
         # its points per remembered slot (every estimate below reads these)
         remembered: dict[Slot, Card] = {}
-        forgetful = self.config.memory_turns is not None
-        for owner, row in enumerate(view.grids):
+        for owner, row in enumerate(grids):
             for i, card in enumerate(row):
                 if card is not None:
                     slot = (owner, i + 1)
@@ -241,8 +264,6 @@ class MemoryBot:
         values = {slot: v(card) for slot, card in remembered.items()}
         self._points = {slot: float(x) for slot, x in values.items()}
         self._remembered_sum = sum(values.values())
-        self._slot_lists = {}
-        self._totals = {}
         self._mean = self._unseen_mean(view)
 
     def _follow(self, view: PlayerView) -> None:
@@ -380,8 +401,8 @@ class MemoryBot:
         key = tuple(seats)
         hit = self._totals.get(key)
         if hit is None:
-            est = self._est
-            hit = self._totals[key] = sum(est(s) for p in key for s in self._slots(p))
+            get, mean, slots = self._points.get, self._mean, self._slots
+            hit = self._totals[key] = sum([get(s, mean) for p in key for s in slots(p)])
         return hit
 
     def _team_indices(self) -> list[int]:
