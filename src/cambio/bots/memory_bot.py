@@ -137,6 +137,10 @@ class MemoryBot:
         self._view: PlayerView | None = None
         self._mean = 0.0
         self._team: frozenset[int] = frozenset()
+        # the opposing teams' seats, and each opponent's team (with _team_of)
+        self._opponents: list[tuple[int, ...]] = []
+        self._opponent_team: dict[int, tuple[int, ...]] = {}
+        self._team_seats: tuple[int, ...] = ()
 
     def __repr__(self) -> str:
         return f"MemoryBot({self.config!r})"
@@ -234,6 +238,15 @@ class MemoryBot:
                 p for p in range(view.players) if team_of(rules, view.players, p) == mine
             )
             cached = self._team_of = (view.players, self.seat, team)
+            # each opposing team's seats (ascending, teams by their lowest seat)
+            index = self._team_indices()
+            groups: dict[int, list[int]] = {}
+            for p, t in enumerate(index):
+                if p not in team:
+                    groups.setdefault(t, []).append(p)
+            self._opponents = [tuple(members) for members in groups.values()]
+            self._opponent_team = {p: members for members in self._opponents for p in members}
+            self._team_seats = tuple(team)
         self._team = cached[2]
         self._totals = {}
         present = view.present
@@ -396,9 +409,8 @@ class MemoryBot:
             self._slot_lists[owner] = hit
         return hit
 
-    def _total(self, seats: Iterable[int]) -> float:
-        """The estimated points of ``seats``' hands (each sum made once per decision)."""
-        key = tuple(seats)
+    def _total(self, key: tuple[int, ...]) -> float:
+        """The estimated points of seats ``key``'s hands (each sum made once per decision)."""
         hit = self._totals.get(key)
         if hit is None:
             get, mean, slots = self._points.get, self._mean, self._slots
@@ -418,25 +430,13 @@ class MemoryBot:
 
     def _opponent_totals(self) -> dict[int, float]:
         """Estimated total per opposing team, keyed by its lowest seat."""
-        index = self._team_indices()
-        teams: dict[int, list[int]] = {}
-        for p, t in enumerate(index):
-            if p not in self._team:
-                teams.setdefault(t, []).append(p)
-        return {min(members): self._total(members) for members in teams.values()}
+        total = self._total
+        return {members[0]: total(members) for members in self._opponents}
 
     def _leader_order(self) -> dict[int, float]:
         """Estimated total of each opponent's team, per opponent seat."""
-        index = self._team_indices()
-        by_team: dict[int, float] = {}
-        out: dict[int, float] = {}
-        for p, t in enumerate(index):
-            if p in self._team:
-                continue
-            if t not in by_team:
-                by_team[t] = self._total([q for q, u in enumerate(index) if u == t])
-            out[p] = by_team[t]
-        return out
+        total = self._total
+        return {p: total(members) for p, members in self._opponent_team.items()}
 
     def _key(self, card: Card) -> object:
         return self._v(card) if self._rules_or_fail().snap.match == "value" else card.rank
@@ -444,7 +444,7 @@ class MemoryBot:
     # ------------------------------------------------------------------ decisions
     def _should_call(self, view: PlayerView) -> bool:
         cfg = self.config
-        mine = self._total(self._team)
+        mine = self._total(self._team_seats)
         others = self._opponent_totals()
         if not others:
             return mine <= cfg.call_threshold
