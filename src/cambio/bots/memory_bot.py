@@ -601,21 +601,23 @@ class MemoryBot:
             return skip
         team = self._team
         leaders = self._leader_order()
+        est, mean = self._points.get, self._mean  # self._est, read in the loop
         best: Action | None = None
-        best_key: tuple[float, float] = (float("-inf"), 0.0)
+        # the best (gain, -victim's lead) so far, compared as that pair
+        best_gain, best_lead = float("-inf"), 0.0
         for action in swaps:
             a, b = action.positions
             ours_a, ours_b = a[0] in team, b[0] in team
             if ours_a and not ours_b:
-                gain, victim = self._est(a) - self._est(b), b[0]
+                gain, victim = est(a, mean) - est(b, mean), b[0]
             elif ours_b and not ours_a:
-                gain, victim = self._est(b) - self._est(a), a[0]
+                gain, victim = est(b, mean) - est(a, mean), a[0]
             else:
                 gain, victim = 0.0, -1
-            key = (gain, -leaders.get(victim, 0.0))
-            if key > best_key:
-                best, best_key = action, key
-        if best is not None and best_key[0] >= self.config.swap_margin:
+            lead = -leaders.get(victim, 0.0)
+            if gain > best_gain or (gain == best_gain and lead > best_lead):
+                best, best_gain, best_lead = action, gain, lead
+        if best is not None and best_gain >= self.config.swap_margin:
             return best
         return skip if skip is not None else best
 
