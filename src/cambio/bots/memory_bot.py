@@ -264,7 +264,12 @@ class MemoryBot:
         # what the bot remembers on the table now, read once per decision: the card and
         # its points per remembered slot (every estimate below reads these)
         remembered: dict[Slot, Card] = {}
+        points: dict[Slot, float] = {}
+        remembered_sum = 0
+        v = self._v
         for owner, row in enumerate(grids):
+            if row.count(None) == len(row):
+                continue  # nothing known in this grid
             for i, card in enumerate(row):
                 if card is not None:
                     slot = (owner, i + 1)
@@ -272,11 +277,12 @@ class MemoryBot:
                         card = self._recall(slot)
                     if card is not None:
                         remembered[slot] = card
+                        x = v(card)
+                        points[slot] = float(x)
+                        remembered_sum += x
         self._remembered = remembered
-        v = self._v
-        values = {slot: v(card) for slot, card in remembered.items()}
-        self._points = {slot: float(x) for slot, x in values.items()}
-        self._remembered_sum = sum(values.values())
+        self._points = points
+        self._remembered_sum = remembered_sum
         self._mean = self._unseen_mean(view)
 
     def _follow(self, view: PlayerView) -> None:
