@@ -269,6 +269,7 @@ class Round:
         self._call_first = cfg.call_first
         self._call_last = cfg.call_last
         self._earliest = cfg.earliest
+        self._call_allowed = cfg.call_allowed
         self._re_peek_ok = cfg.re_peek_ok
         self._exchange_ok = cfg.exchange_ok
         self._snapping = cfg.snapping
@@ -725,7 +726,7 @@ class Round:
 
     def _can_call(self, p: int) -> bool:
         return (
-            self.rules.call.allowed
+            self._call_allowed  # call.allowed
             and self._caller < 0
             and (not self._earliest or min(self._turns) >= self._earliest)
         )
