@@ -1635,11 +1635,16 @@ class Round:
             self._present_of = [row[:] for row in slots]
             self._present = tuple([tuple([c >= 0 for c in row]) for row in slots])
         discard = self._discard
-        if len(discard) != len(self._discard_seen) or discard != self._discard_seen:
+        seen = self._discard_seen
+        if len(discard) != len(seen) or discard != seen:
             # the pile's cards, rebuilt only when the pile changed: an unchanged pile is
-            # the same tuple in every view
+            # the same tuple in every view, and a pile that only grew extends the last
+            k = len(seen)
+            if len(discard) > k and discard[:k] == seen:
+                self._discard_cards += tuple([deck[c] for c in discard[k:]])
+            else:
+                self._discard_cards = tuple([deck[c] for c in discard])
             self._discard_seen = discard[:]
-            self._discard_cards = tuple([deck[c] for c in discard])
         holding: Card | None = None
         if self._drawn >= 0 and known[self._drawn] & bit:
             holding = deck[self._drawn]
