@@ -451,8 +451,7 @@ class MemoryBot:
     def _should_call(self, view: PlayerView) -> bool:
         cfg = self.config
         mine = self._total(self._team_seats)
-        others = self._opponent_totals()
-        if not others:
+        if not self._opponents:
             return mine <= cfg.call_threshold
         margin = cfg.call_margin + cfg.penalty_caution * max(0, self._rules_or_fail().call.penalty)
         threshold = cfg.call_threshold
@@ -460,7 +459,9 @@ class MemoryBot:
         if late > 0:
             threshold += cfg.call_urgency * late
             margin -= cfg.call_urgency * late / 2
-        return mine <= threshold and mine + margin <= min(others.values())
+        if mine > threshold:
+            return False  # too high to call, whatever the others hold
+        return mine + margin <= min(self._opponent_totals().values())
 
     def _start_of_turn(self, view: PlayerView, choices: Sequence[Action]) -> Action | None:
         repeek = _first(choices, ActionKind.RE_PEEK)
@@ -476,7 +477,8 @@ class MemoryBot:
         top = view.top_discard
         if take is not None and top is not None:
             value = self._v(top)
-            worst = max((self._est(s) for s in self._slots(self.seat)), default=0.0)
+            get, mean = self._points.get, self._mean  # self._est
+            worst = max([get(s, mean) for s in self._slots(self.seat)], default=0.0)
             if value <= self.config.take_max and worst - value >= self.config.take_gain:
                 return take
         draw = _first(choices, ActionKind.DRAW)
