@@ -208,10 +208,9 @@ def _offered(answer: object, space: ActionSpace, ids: Sequence[int]) -> int:
     """
     if not isinstance(answer, Action):
         return -1
-    decode = space.decode  # cached: the very objects the bot was handed
-    for aid in ids:
-        if decode(aid) is answer:
-            return aid
+    aid = space.decoded_id(answer)  # the very object the bot was handed
+    if aid >= 0 and aid in ids:
+        return aid
     try:
         _check_shape(answer)
         aid = space.encode(answer)
