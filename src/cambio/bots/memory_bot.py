@@ -571,25 +571,24 @@ class MemoryBot:
         power, index = self._current_power(view)
         later = power.steps[index + 1 :] if power is not None else ()
         swap_scope = next((s.scope for s in later if s.action == "swap"), None)
-        leaders = self._leader_order()
+        remembered = self._remembered  # what self._known reads
+        team = self._team
+        placed = [(a, a.positions[0]) for a in peeks]  # each peek with its target slot
 
-        def target(a: Action) -> Slot:
-            return a.positions[0]
-
-        own_unknown = [a for a in peeks if target(a)[0] == me and self._known(target(a)) is None]
-        own_unknown.sort(key=lambda a: (target(a)[1] > grid, target(a)[1]))
-        opp_unknown = [
-            a for a in peeks if target(a)[0] not in self._team and self._known(target(a)) is None
-        ]
-        opp_unknown.sort(key=lambda a: (leaders.get(target(a)[0], 0.0), target(a)))
+        own_unknown = [a for a, slot in placed if slot[0] == me and slot not in remembered]
+        own_unknown.sort(key=lambda a: (a.positions[0][1] > grid, a.positions[0][1]))
+        opp_unknown = [a for a, slot in placed if slot[0] not in team and slot not in remembered]
+        if opp_unknown:
+            leaders = self._leader_order()
+            opp_unknown.sort(key=lambda a: (leaders.get(a.positions[0][0], 0.0), a.positions[0]))
+        est, mean = self._points.get, self._mean  # self._est
+        margin = self.config.swap_margin
         own_high = [
             a
-            for a in peeks
-            if target(a)[0] == me
-            and self._known(target(a)) is not None
-            and self._est(target(a)) - self._mean >= self.config.swap_margin
+            for a, slot in placed
+            if slot[0] == me and slot in remembered and est(slot, mean) - mean >= margin
         ]
-        own_high.sort(key=lambda a: -self._est(target(a)))
+        own_high.sort(key=lambda a: -est(a.positions[0], mean))
 
         if swap_scope in ("peeked-any", "peeked-own") and opp_unknown:
             return opp_unknown[0]  # find a low card, then swap it for our worst
