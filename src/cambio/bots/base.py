@@ -146,7 +146,8 @@ def play_round(
         chosen_id = -1
         for p, snap_ids in rnd.reactor_snaps():
             # the actions are decoded only as the bot reads them
-            answer = bots[p].react(_view(rnd, p, looks[p]), ActionList(snap_ids, space))
+            view = rnd.view(p) if looks[p] else None
+            answer = bots[p].react(view, ActionList(snap_ids, space))  # type: ignore[arg-type]
             if answer is None:
                 continue
             chosen_id = _offered(answer, space, snap_ids)
@@ -160,7 +161,9 @@ def play_round(
             ids = rnd.legal_action_ids(who)
             if not ids:  # pragma: no cover - an engine invariant
                 raise BotError(f"seat {who} must decide but has no legal action")
-            chosen = bots[who].act(_view(rnd, who, looks[who]), ActionList(ids, space))
+            # a bot that declared needs_view = False gets None instead of a view
+            view = rnd.view(who) if looks[who] else None
+            chosen = bots[who].act(view, ActionList(ids, space))  # type: ignore[arg-type]
             chosen_id = _offered(chosen, space, ids)
             if chosen_id < 0:
                 raise BotError(f"bot at seat {who} answered {chosen}, which is not legal now")
@@ -197,13 +200,6 @@ def _class_reads_view(cls: type) -> bool:
     return True
 
 
-def _view(rnd: Round, seat: int, looks: bool) -> PlayerView:
-    """``seat``'s view, or ``None`` for a bot that declared ``needs_view = False``."""
-    if looks:
-        return rnd.view(seat)
-    return None  # type: ignore[return-value]  # the bot said it reads no view
-
-
 def _offered(answer: object, space: ActionSpace, ids: Sequence[int]) -> int:
     """The id of ``answer`` if it is one of the actions ``ids`` offered, else -1.
 
@@ -212,10 +208,9 @@ def _offered(answer: object, space: ActionSpace, ids: Sequence[int]) -> int:
     """
     if not isinstance(answer, Action):
         return -1
-    decode = space.decode  # cached: the very objects the bot was handed
-    for aid in ids:
-        if decode(aid) is answer:
-            return aid
+    aid = space.decoded_id(answer)  # the very object the bot was handed
+    if aid >= 0 and aid in ids:
+        return aid
     try:
         _check_shape(answer)
         aid = space.encode(answer)
