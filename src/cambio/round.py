@@ -1654,10 +1654,13 @@ class Round:
         if power is not None:
             if self._phase is Phase.POWER:
                 step = power.steps[self._step]
-            if player != self._current and self._power_unannounced():
-                # another player cannot tell a private draw's power from a plain draw
+            if player != self._current and not known[self._power_card] & bit:
+                # another player who has not seen the card cannot tell which power it is
+                # (nor its next step) from the steps taken so far; before the first step
+                # it cannot tell a private draw's power from a plain draw at all
                 power, step = None, None
-                phase = _PHASE_NAMES[self.phase]
+                if self._power_unannounced():
+                    phase = _PHASE_NAMES[self.phase]
         return PlayerView(
             player=player,
             players=self.players,
