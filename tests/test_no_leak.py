@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import random
 
+import attrs
 from hypothesis import assume, given, note, settings
 from hypothesis import strategies as st
 
 import cambio
 from cambio import Action, ActionKind, Card, Round, RuleSet
 from cambio.bots import Bot, MemoryBot, RandomBot
+from cambio.rules import Power, Step
 from cambio.views import PlayerView
 from test_properties import (
     default_examples,
@@ -171,6 +173,43 @@ def test_a_power_on_a_private_draw_is_not_announced_before_it_is_used() -> None:
     assert a.view(0).history[-1].kind == b.view(0).history[-1].kind
     assert a.view(0).phase == b.view(0).phase
     assert a.view(0) == b.view(0), "P0 learns that P1 drew a card with a power"
+
+
+def test_a_private_power_under_way_shows_neither_its_name_nor_its_next_step() -> None:
+    """Found by the hypothesis test (two powers that begin alike): once a private draw's
+    power has taken its first step, the other players saw that step, not which power it
+    is nor what it does next."""
+    base = cambio.load_ruleset("draw-power")
+    rules = attrs.evolve(
+        base,
+        powers=attrs.evolve(
+            base.powers,
+            table=(
+                Power(
+                    ranks=("7",),
+                    steps=(
+                        Step(action="peek", scope="own"),
+                        Step(action="swap", scope="own-other"),
+                    ),
+                    name="look, then trade",
+                ),
+                Power(
+                    ranks=("8",),
+                    steps=(Step(action="peek", scope="own"), Step(action="peek", scope="other")),
+                    name="look twice",
+                ),
+            ),
+        ),
+    )
+    grids = ["AS", "2S", "3S", "4S", "AH", "2H", "3H", "4H"]
+    a = Round(rules, 2, deck=[*grids, "5C", "7D", "8D"], seed=1, starter=1)
+    b = Round(rules, 2, deck=[*grids, "5C", "8D", "7D"], seed=1, starter=1)
+    for r in (a, b):
+        r.apply(Action.draw(1))
+        r.apply(Action(ActionKind.PEEK, 1, ((1, 1),)))
+    assert a.view(1).power_step != b.view(1).power_step  # the drawer knows its power
+    assert a.view(0).power is None and a.view(0).power_step is None
+    assert a.view(0) == b.view(0), "P0 learns which power P1 is using"
 
 
 def test_replaying_the_same_deck_gives_the_same_views() -> None:

@@ -321,6 +321,9 @@ class ActionSpace:
             self._pair_base[a] = base - a - 1
             base += slots - a - 1
         self._decode_cache: dict[int, Action] = {}
+        # id() of each Action in _decode_cache -> its action id (see decoded_id); the
+        # cache keeps those objects alive, so their id() is not reused meanwhile
+        self._decoded_ids: dict[int, int] = {}
         self._deal_caches: dict[tuple[int, bool], dict[int, tuple[int, ...]]] = {}
         self.snap_flags = bytes(self.is_snap(a) for a in range(self.size))
         """``snap_flags[id]`` is 1 for a snap's id, else 0 (:meth:`is_snap` of every id)."""
@@ -359,7 +362,17 @@ class ActionSpace:
         player, local = divmod(action_id, self.per_player)
         action = self._decode_local(player, local)
         self._decode_cache[action_id] = action
+        self._decoded_ids[id(action)] = action_id
         return action
+
+    def decoded_id(self, action: object) -> int:
+        """The id of ``action`` when it is the very object :meth:`decode` returned for
+        that id, else -1 (an equal action built elsewhere gives -1; use :meth:`encode`).
+        """
+        aid = self._decoded_ids.get(id(action), -1)
+        if aid >= 0 and self._decode_cache.get(aid) is action:
+            return aid
+        return -1
 
     def _slot(self, g: int) -> Slot:
         owner, i = divmod(g, self.positions)

@@ -58,6 +58,7 @@ class Settings:
         self.take_ok: bool = turn.take_discard  # turn.take_discard
         self.exchange_ok: bool = turn.exchange_equal  # turn.exchange_equal
         self.max_turns: int = turn.max_turns  # turn.max_turns
+        self.call_allowed: bool = call.allowed  # call.allowed
         self.call_first: bool = call.allowed and call.timing == "before-draw"  # call.*
         self.call_last: bool = call.allowed and call.timing == "end-of-turn"
         self.earliest: int = call.earliest  # call.earliest

@@ -277,6 +277,7 @@ class Round:
         self._call_first = cfg.call_first
         self._call_last = cfg.call_last
         self._earliest = cfg.earliest
+        self._call_allowed = cfg.call_allowed
         self._re_peek_ok = cfg.re_peek_ok
         self._exchange_ok = cfg.exchange_ok
         self._snapping = cfg.snapping
@@ -303,6 +304,9 @@ class Round:
         # the discard pile as cards, for views: rebuilt only when the pile changes
         self._discard_seen: list[int] = []
         self._discard_cards: tuple[Card, ...] = ()
+        # the grids' presence flags for views, and the grids they were read from
+        self._present_of: list[list[int]] = []
+        self._present: tuple[tuple[bool, ...], ...] = ()
         self._stock: list[int] = list(range(len(order) - 1, n * G, -1))
         self._known: list[int] = [0] * len(order)
         self._known[n * G] = self._ALL
@@ -444,7 +448,10 @@ class Round:
         events = self._events
         k = len(history)
         if k < len(events):
-            history = history + tuple([e.as_seen_by(player) for e in events[k:]])
+            # a public event is the same object in every history (as_seen_by's answer)
+            history = history + tuple(
+                [e if e.seen_by is None else e.as_seen_by(player) for e in events[k:]]
+            )
             self._histories[player] = history
         return history
 
@@ -727,7 +734,7 @@ class Round:
 
     def _can_call(self, p: int) -> bool:
         return (
-            self.rules.call.allowed
+            self._call_allowed  # call.allowed
             and self._caller < 0
             and (not self._earliest or min(self._turns) >= self._earliest)
         )
@@ -1630,13 +1637,22 @@ class Round:
         grids = tuple(
             [tuple([deck[c] if c >= 0 and known[c] & bit else None for c in row]) for row in slots]
         )
-        present = tuple([tuple([c >= 0 for c in row]) for row in slots])
+        if slots != self._present_of:
+            # which positions hold a card, rebuilt only when the grids changed: views
+            # of an unchanged table share the same tuple
+            self._present_of = [row[:] for row in slots]
+            self._present = tuple([tuple([c >= 0 for c in row]) for row in slots])
         discard = self._discard
-        if len(discard) != len(self._discard_seen) or discard != self._discard_seen:
+        seen = self._discard_seen
+        if len(discard) != len(seen) or discard != seen:
             # the pile's cards, rebuilt only when the pile changed: an unchanged pile is
-            # the same tuple in every view
+            # the same tuple in every view, and a pile that only grew extends the last
+            k = len(seen)
+            if len(discard) > k and discard[:k] == seen:
+                self._discard_cards += tuple([deck[c] for c in discard[k:]])
+            else:
+                self._discard_cards = tuple([deck[c] for c in discard])
             self._discard_seen = discard[:]
-            self._discard_cards = tuple([deck[c] for c in discard])
         holding: Card | None = None
         if self._drawn >= 0 and known[self._drawn] & bit:
             holding = deck[self._drawn]
@@ -1646,10 +1662,13 @@ class Round:
         if power is not None:
             if self._phase is Phase.POWER:
                 step = power.steps[self._step]
-            if player != self._current and self._power_unannounced():
-                # another player cannot tell a private draw's power from a plain draw
+            if player != self._current and not known[self._power_card] & bit:
+                # another player who has not seen the card cannot tell which power it is
+                # (nor its next step) from the steps taken so far; before the first step
+                # it cannot tell a private draw's power from a plain draw at all
                 power, step = None, None
-                phase = _PHASE_NAMES[self.phase]
+                if self._power_unannounced():
+                    phase = _PHASE_NAMES[self.phase]
         return PlayerView(
             player=player,
             players=self.players,
@@ -1659,7 +1678,7 @@ class Round:
             to_act=self.to_act,
             caller=self.caller,
             grids=grids,
-            present=present,
+            present=self._present,
             discard=self._discard_cards,
             stock_size=len(self._stock),
             holding=holding,

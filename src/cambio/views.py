@@ -68,10 +68,12 @@ class PlayerView:
     """Whether the held card was drawn from the stock (``True``) or taken from the
     discard pile (``False``); ``None`` when nobody holds a card."""
     power: str | None
-    """The name of the power being used (``None`` outside one)."""
+    """The name of the power being used (``None`` outside one, and while another player
+    uses the power of a card this viewer has not seen: its steps are seen as they are
+    taken, never which power it is)."""
     power_step: Step | None
     """The step of the power waiting for a decision now (a peek or a swap, with its
-    scope), or ``None``."""
+    scope), or ``None`` (also where :attr:`power` is hidden)."""
     peeked: tuple[tuple[int, int], ...]
     """The ``(owner, position)`` places peeked at so far in the current power (a
     peek-then-swap power swaps among them)."""

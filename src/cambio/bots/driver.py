@@ -169,13 +169,9 @@ def _offered(answer: object, space: ActionSpace, ids: Sequence[int]) -> int:
     """
     if not isinstance(answer, Action):
         return -1
-    # the decoded actions are cached: the very objects the bot was handed (read from the
-    # cache directly, an id the bot was not shown is decoded on the way)
-    cache = space._decode_cache
-    for aid in ids:
-        known = cache.get(aid)
-        if (known if known is not None else space.decode(aid)) is answer:
-            return aid
+    aid = space.decoded_id(answer)  # the very object the bot was handed
+    if aid >= 0 and aid in ids:
+        return aid
     try:
         _check_shape(answer)
         aid = space.encode(answer)

@@ -38,7 +38,7 @@ from collections.abc import Iterable, Sequence
 
 import attrs
 
-from ..actions import Action, ActionKind
+from ..actions import Action, ActionKind, ActionList
 from ..cards import Card
 from ..events import EventKind
 from ..rules import Power, RuleSet
@@ -121,6 +121,9 @@ class MemoryBot:
         self._remembered: dict[Slot, Card] = {}
         self._points: dict[Slot, float] = {}
         self._slot_lists: dict[int, list[Slot]] = {}
+        # the grids and presence the memory above was last read from (a view's)
+        self._grids_seen: tuple[tuple[Card | None, ...], ...] | None = None
+        self._present_seen: tuple[tuple[bool, ...], ...] | None = None
         self._remembered_sum = 0
         self._totals: dict[tuple[int, ...], float] = {}
         self._team_index: tuple[int, list[int]] | None = None
@@ -134,6 +137,10 @@ class MemoryBot:
         self._view: PlayerView | None = None
         self._mean = 0.0
         self._team: frozenset[int] = frozenset()
+        # the opposing teams' seats, and each opponent's team (with _team_of)
+        self._opponents: list[tuple[int, ...]] = []
+        self._opponent_team: dict[int, tuple[int, ...]] = {}
+        self._team_seats: tuple[int, ...] = ()
 
     def __repr__(self) -> str:
         return f"MemoryBot({self.config!r})"
@@ -157,11 +164,18 @@ class MemoryBot:
         self._seen_events = 0
         self._now = 0
         self._view = None
+        self._grids_seen = None
+        self._present_seen = None
 
     def act(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         """The bot's move from what it remembers (see the module docstring)."""
         self._observe(view)
-        choices = [a for a in legal if a.kind is not ActionKind.SNAP] or list(legal)
+        if isinstance(legal, ActionList):
+            # the driver's list tells snaps apart by id, without decoding them
+            kept = legal.without_snaps()
+            choices = list(kept if kept.ids else legal)
+        else:
+            choices = [a for a in legal if a.kind is not ActionKind.SNAP] or list(legal)
         phase = view.phase
         choice: Action | None = None
         if phase == "opening":
@@ -212,8 +226,9 @@ class MemoryBot:
             assert rules is not None
             self.reset(view.player, rules, None)
         self._view = view
-        self._now = sum(view.turns)
-        if self.config.memory_turns is not None:
+        forgetful = self.config.memory_turns is not None
+        if forgetful:
+            self._now = sum(view.turns)
             self._follow(view)
         cached = self._team_of
         if cached is None or cached[0] != view.players or cached[1] != self.seat:
@@ -223,12 +238,38 @@ class MemoryBot:
                 p for p in range(view.players) if team_of(rules, view.players, p) == mine
             )
             cached = self._team_of = (view.players, self.seat, team)
+            # each opposing team's seats (ascending, teams by their lowest seat)
+            index = self._team_indices()
+            groups: dict[int, list[int]] = {}
+            for p, t in enumerate(index):
+                if p not in team:
+                    groups.setdefault(t, []).append(p)
+            self._opponents = [tuple(members) for members in groups.values()]
+            self._opponent_team = {p: members for members in self._opponents for p in members}
+            self._team_seats = tuple(team)
         self._team = cached[2]
+        self._totals = {}
+        present = view.present
+        if present != self._present_seen:
+            # the filled slots change only when a card leaves or joins a grid
+            self._present_seen = present
+            self._slot_lists = {}
+        grids = view.grids
+        if not forgetful and grids == self._grids_seen:
+            # the same cards on the table as at the last decision (cards compare by
+            # identity first, so this is cheap): the memory below is unchanged
+            self._mean = self._unseen_mean(view)
+            return
+        self._grids_seen = grids
         # what the bot remembers on the table now, read once per decision: the card and
         # its points per remembered slot (every estimate below reads these)
         remembered: dict[Slot, Card] = {}
-        forgetful = self.config.memory_turns is not None
-        for owner, row in enumerate(view.grids):
+        points: dict[Slot, float] = {}
+        remembered_sum = 0
+        v = self._v
+        for owner, row in enumerate(grids):
+            if row.count(None) == len(row):
+                continue  # nothing known in this grid
             for i, card in enumerate(row):
                 if card is not None:
                     slot = (owner, i + 1)
@@ -236,13 +277,12 @@ class MemoryBot:
                         card = self._recall(slot)
                     if card is not None:
                         remembered[slot] = card
+                        x = v(card)
+                        points[slot] = float(x)
+                        remembered_sum += x
         self._remembered = remembered
-        v = self._v
-        values = {slot: v(card) for slot, card in remembered.items()}
-        self._points = {slot: float(x) for slot, x in values.items()}
-        self._remembered_sum = sum(values.values())
-        self._slot_lists = {}
-        self._totals = {}
+        self._points = points
+        self._remembered_sum = remembered_sum
         self._mean = self._unseen_mean(view)
 
     def _follow(self, view: PlayerView) -> None:
@@ -375,13 +415,12 @@ class MemoryBot:
             self._slot_lists[owner] = hit
         return hit
 
-    def _total(self, seats: Iterable[int]) -> float:
-        """The estimated points of ``seats``' hands (each sum made once per decision)."""
-        key = tuple(seats)
+    def _total(self, key: tuple[int, ...]) -> float:
+        """The estimated points of seats ``key``'s hands (each sum made once per decision)."""
         hit = self._totals.get(key)
         if hit is None:
-            est = self._est
-            hit = self._totals[key] = sum(est(s) for p in key for s in self._slots(p))
+            get, mean, slots = self._points.get, self._mean, self._slots
+            hit = self._totals[key] = sum([get(s, mean) for p in key for s in slots(p)])
         return hit
 
     def _team_indices(self) -> list[int]:
@@ -397,25 +436,13 @@ class MemoryBot:
 
     def _opponent_totals(self) -> dict[int, float]:
         """Estimated total per opposing team, keyed by its lowest seat."""
-        index = self._team_indices()
-        teams: dict[int, list[int]] = {}
-        for p, t in enumerate(index):
-            if p not in self._team:
-                teams.setdefault(t, []).append(p)
-        return {min(members): self._total(members) for members in teams.values()}
+        total = self._total
+        return {members[0]: total(members) for members in self._opponents}
 
     def _leader_order(self) -> dict[int, float]:
         """Estimated total of each opponent's team, per opponent seat."""
-        index = self._team_indices()
-        by_team: dict[int, float] = {}
-        out: dict[int, float] = {}
-        for p, t in enumerate(index):
-            if p in self._team:
-                continue
-            if t not in by_team:
-                by_team[t] = self._total([q for q, u in enumerate(index) if u == t])
-            out[p] = by_team[t]
-        return out
+        total = self._total
+        return {p: total(members) for p, members in self._opponent_team.items()}
 
     def _key(self, card: Card) -> object:
         return self._v(card) if self._rules_or_fail().snap.match == "value" else card.rank
@@ -423,9 +450,8 @@ class MemoryBot:
     # ------------------------------------------------------------------ decisions
     def _should_call(self, view: PlayerView) -> bool:
         cfg = self.config
-        mine = self._total(self._team)
-        others = self._opponent_totals()
-        if not others:
+        mine = self._total(self._team_seats)
+        if not self._opponents:
             return mine <= cfg.call_threshold
         margin = cfg.call_margin + cfg.penalty_caution * max(0, self._rules_or_fail().call.penalty)
         threshold = cfg.call_threshold
@@ -433,7 +459,9 @@ class MemoryBot:
         if late > 0:
             threshold += cfg.call_urgency * late
             margin -= cfg.call_urgency * late / 2
-        return mine <= threshold and mine + margin <= min(others.values())
+        if mine > threshold:
+            return False  # too high to call, whatever the others hold
+        return mine + margin <= min(self._opponent_totals().values())
 
     def _start_of_turn(self, view: PlayerView, choices: Sequence[Action]) -> Action | None:
         repeek = _first(choices, ActionKind.RE_PEEK)
@@ -449,7 +477,8 @@ class MemoryBot:
         top = view.top_discard
         if take is not None and top is not None:
             value = self._v(top)
-            worst = max((self._est(s) for s in self._slots(self.seat)), default=0.0)
+            get, mean = self._points.get, self._mean  # self._est
+            worst = max([get(s, mean) for s in self._slots(self.seat)], default=0.0)
             if value <= self.config.take_max and worst - value >= self.config.take_gain:
                 return take
         draw = _first(choices, ActionKind.DRAW)
@@ -542,25 +571,24 @@ class MemoryBot:
         power, index = self._current_power(view)
         later = power.steps[index + 1 :] if power is not None else ()
         swap_scope = next((s.scope for s in later if s.action == "swap"), None)
-        leaders = self._leader_order()
+        remembered = self._remembered  # what self._known reads
+        team = self._team
+        placed = [(a, a.positions[0]) for a in peeks]  # each peek with its target slot
 
-        def target(a: Action) -> Slot:
-            return a.positions[0]
-
-        own_unknown = [a for a in peeks if target(a)[0] == me and self._known(target(a)) is None]
-        own_unknown.sort(key=lambda a: (target(a)[1] > grid, target(a)[1]))
-        opp_unknown = [
-            a for a in peeks if target(a)[0] not in self._team and self._known(target(a)) is None
-        ]
-        opp_unknown.sort(key=lambda a: (leaders.get(target(a)[0], 0.0), target(a)))
+        own_unknown = [a for a, slot in placed if slot[0] == me and slot not in remembered]
+        own_unknown.sort(key=lambda a: (a.positions[0][1] > grid, a.positions[0][1]))
+        opp_unknown = [a for a, slot in placed if slot[0] not in team and slot not in remembered]
+        if opp_unknown:
+            leaders = self._leader_order()
+            opp_unknown.sort(key=lambda a: (leaders.get(a.positions[0][0], 0.0), a.positions[0]))
+        est, mean = self._points.get, self._mean  # self._est
+        margin = self.config.swap_margin
         own_high = [
             a
-            for a in peeks
-            if target(a)[0] == me
-            and self._known(target(a)) is not None
-            and self._est(target(a)) - self._mean >= self.config.swap_margin
+            for a, slot in placed
+            if slot[0] == me and slot in remembered and est(slot, mean) - mean >= margin
         ]
-        own_high.sort(key=lambda a: -self._est(target(a)))
+        own_high.sort(key=lambda a: -est(a.positions[0], mean))
 
         if swap_scope in ("peeked-any", "peeked-own") and opp_unknown:
             return opp_unknown[0]  # find a low card, then swap it for our worst
@@ -580,21 +608,23 @@ class MemoryBot:
             return skip
         team = self._team
         leaders = self._leader_order()
+        est, mean = self._points.get, self._mean  # self._est, read in the loop
         best: Action | None = None
-        best_key: tuple[float, float] = (float("-inf"), 0.0)
+        # the best (gain, -victim's lead) so far, compared as that pair
+        best_gain, best_lead = float("-inf"), 0.0
         for action in swaps:
             a, b = action.positions
             ours_a, ours_b = a[0] in team, b[0] in team
             if ours_a and not ours_b:
-                gain, victim = self._est(a) - self._est(b), b[0]
+                gain, victim = est(a, mean) - est(b, mean), b[0]
             elif ours_b and not ours_a:
-                gain, victim = self._est(b) - self._est(a), a[0]
+                gain, victim = est(b, mean) - est(a, mean), a[0]
             else:
                 gain, victim = 0.0, -1
-            key = (gain, -leaders.get(victim, 0.0))
-            if key > best_key:
-                best, best_key = action, key
-        if best is not None and best_key[0] >= self.config.swap_margin:
+            lead = -leaders.get(victim, 0.0)
+            if gain > best_gain or (gain == best_gain and lead > best_lead):
+                best, best_gain, best_lead = action, gain, lead
+        if best is not None and best_gain >= self.config.swap_margin:
             return best
         return skip if skip is not None else best
 
