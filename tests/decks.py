@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import Any
 
@@ -40,3 +41,14 @@ def table(base: str | RuleSet = "practice", **sections: dict[str, Any]) -> RuleS
     out = attrs.evolve(rules, **changes)
     assert cambio.check_rules(out) == []
     return out
+
+
+def random_step(r: Round, rng: random.Random) -> None:
+    """Apply one random legal action: the turn's options and every reactor's snaps, as one
+    sorted list (the choices the save fixtures were made with)."""
+    who = r.to_act
+    assert who is not None
+    options = list(r.legal_action_ids(who))
+    for q in r.reactors:
+        options.extend(r.legal_action_ids(q))
+    r.apply(rng.choice(sorted(set(options))))

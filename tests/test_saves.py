@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 import cambio
 from cambio import Match, Round, SaveError
 from cambio.invariants import ensure_consistent, state_problem
+from decks import random_step
 from strategies import rulesets
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -45,12 +46,7 @@ def played(rules: cambio.RuleSet | str, players: int | None, seed: int, steps: i
     for _ in range(steps):
         if r.is_over:
             break
-        who = r.to_act
-        assert who is not None
-        options = list(r.legal_action_ids(who))
-        for q in r.reactors:
-            options.extend(r.legal_action_ids(q))
-        r.apply(rng.choice(sorted(set(options))))
+        random_step(r, rng)
     return r
 
 
