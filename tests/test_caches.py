@@ -5,10 +5,16 @@ actions until a grid gains or loses a card (or, where the caller's grid is locke
 until somebody calls); rounds still at the deal's layout share the latter cache. At
 every decision of random rounds, on every bundled table and on generated ones, the
 cached answers must equal the ones computed afresh with every cache dropped.
+
+Views are built incrementally per player (see :class:`cambio.views.GridCache`): after
+every action of random rounds, each seat's view must equal one built with every cache
+dropped, for seats viewed at every step and for seats viewed now and then, in copies,
+loaded saves and unpickled rounds too.
 """
 
 from __future__ import annotations
 
+import pickle
 import random
 
 from hypothesis import HealthCheck, given, settings
@@ -16,6 +22,8 @@ from hypothesis import strategies as st
 
 import cambio
 from cambio import Round
+from cambio.views import GridCache
+from decks import random_step
 from strategies import rulesets
 
 
@@ -73,3 +81,110 @@ def test_cached_legal_actions_match_fresh_ones_on_generated_tables(
     _check_round(r, seed, 150)
     copy = Round(rules, r.players, seed=seed)  # a new round of the same table, same space
     _check_round(copy, seed + 1, 60)
+
+
+# --- views: built incrementally per player, equal to views built from scratch ---------
+
+
+def _fresh_view(r: Round, p: int) -> cambio.PlayerView:
+    """``p``'s view with every cache a view reads dropped: the grids, the history, the
+    discard pile's cards and the grids' presence flags all built from scratch."""
+    saved = (
+        r._grid_cache,
+        r._histories,
+        r._discard_seen,
+        r._discard_cards,
+        r._present_of,
+        r._present,
+    )
+    r._grid_cache = GridCache(r._events, r._slots, r._known, r.deck, r.players)
+    r._histories = [() for _ in range(r.players)]
+    r._discard_seen, r._discard_cards = [], ()
+    r._present_of, r._present = [], ()
+    try:
+        return r.view(p)
+    finally:
+        (
+            r._grid_cache,
+            r._histories,
+            r._discard_seen,
+            r._discard_cards,
+            r._present_of,
+            r._present,
+        ) = saved
+
+
+def _check_views(r: Round, seed: int, steps: int) -> int:
+    """Play ``r`` at random; after every action compare incremental views with fresh ones:
+    every seat's at every step, and also a sparse viewer's (a seat viewed only now and
+    then, so its cache catches up over many events at once), and a copy's."""
+    rng = random.Random(seed)
+    n = r.players
+    sparse = rng.randrange(n)
+    checked = 0
+    for step in range(steps):
+        for p in range(n):
+            if p == sparse and rng.random() < 0.7:
+                continue  # this seat's cache falls behind
+            view = r.view(p)
+            assert view == _fresh_view(r, p), (p, step)
+            checked += 1
+        if step % 17 == 5:
+            # a copy builds its own cache: its views, and the original's after the copy
+            # moves on, are both right
+            twin = r.copy()
+            for p in range(n):
+                assert twin.view(p) == _fresh_view(twin, p)
+            if not twin.is_over:
+                random_step(twin, random.Random(seed + step))
+                for p in range(n):
+                    assert twin.view(p) == _fresh_view(twin, p)
+        if r.is_over:
+            break
+        random_step(r, rng)
+    return checked
+
+
+def test_incremental_views_match_fresh_ones_on_every_table() -> None:
+    checked = 0
+    for name in cambio.available_variants():
+        rules = cambio.load_ruleset(name)
+        for seed in range(6):
+            seats = range(rules.players.min, rules.players.max + 1)
+            fits = [s for s in seats if s % rules.teams.size == 0]
+            n = fits[seed % len(fits)]
+            checked += _check_views(Round(rules, n, seed=seed), seed, 200)
+    assert checked > 3000
+
+
+@settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(rulesets(), st.integers(0, 2**32))
+def test_incremental_views_match_fresh_ones_on_generated_tables(
+    rules: cambio.RuleSet, seed: int
+) -> None:
+    size = rules.teams.size
+    seats = [n for n in range(rules.players.min, rules.players.max + 1) if n % size == 0]
+    r = Round(rules, random.Random(seed).choice(seats), seed=seed)
+    _check_views(r, seed, 200)
+
+
+def test_a_saved_round_and_a_pickled_one_view_like_the_original() -> None:
+    rng = random.Random(4)
+    for name in cambio.available_variants():
+        r = Round(name, seed=4)
+        for _ in range(25):
+            if r.is_over:
+                break
+            random_step(r, rng)
+            for p in range(r.players):
+                r.view(p)  # warm every cache
+        loaded = Round.from_json(r.to_json())
+        unpickled = pickle.loads(pickle.dumps(r))
+        for p in range(r.players):
+            assert loaded.view(p) == r.view(p) == unpickled.view(p) == _fresh_view(r, p)
+        if not r.is_over:
+            step = random.Random(5)
+            random_step(unpickled, step)
+            random_step(r, random.Random(5))
+            for p in range(r.players):
+                assert unpickled.view(p) == r.view(p) == _fresh_view(r, p)

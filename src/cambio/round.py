@@ -100,7 +100,7 @@ from .errors import IllegalActionError
 from .events import Event, EventKind
 from .rules import Power, RuleSet, Step, ensure_valid
 from .scoring import RoundResult, score_round
-from .views import PlayerView
+from .views import GridCache, PlayerView
 
 __all__ = ["Phase", "Round"]
 
@@ -344,6 +344,9 @@ class Round:
         # each player's history as that player saw it: an immutable tuple, rebuilt only
         # when the round's log has grown since (views share it, so it must not change)
         self._histories: list[tuple[Event, ...]] = [() for _ in range(n)]
+        # each player's grids as its last view showed them, brought up to date from the
+        # events since (see GridCache); a copy or a loaded round builds its own
+        self._grid_cache = GridCache(self._events, self._slots, self._known, self.deck, n)
         self._actions: list[int] = []
         self._legal_cache: dict[int, list[int]] = {}
         # snap and replace ids by grid layout; at the deal every round of this action
@@ -1634,9 +1637,10 @@ class Round:
         known = self._known
         deck = self.deck
         slots = self._slots
-        grids = tuple(
-            [tuple([deck[c] if c >= 0 and known[c] & bit else None for c in row]) for row in slots]
-        )
+        cache = self._grid_cache
+        if not cache.serves(self._events, slots, known, deck):
+            cache = self._grid_cache = GridCache(self._events, slots, known, deck, self.players)
+        grids = cache.grids_of(player, self._result is not None)
         if slots != self._present_of:
             # which positions hold a card, rebuilt only when the grids changed: views
             # of an unchanged table share the same tuple
@@ -1669,31 +1673,33 @@ class Round:
                 power, step = None, None
                 if self._power_unannounced():
                     phase = _PHASE_NAMES[self.phase]
+        # positional arguments in field order (player, players, grid_size, phase,
+        # current, to_act, caller, grids, present, discard, stock_size, holding,
+        # holding_from_stock, power, power_step, peeked, window_open, opening_positions,
+        # re_peek_used, turns, history, result): keywords cost a third of the call
         return PlayerView(
-            player=player,
-            players=self.players,
-            grid_size=self._G,
-            phase=phase,
-            current=self._current,
-            to_act=self.to_act,
-            caller=self.caller,
-            grids=grids,
-            present=self._present,
-            discard=self._discard_cards,
-            stock_size=len(self._stock),
-            holding=holding,
-            holding_from_stock=self._from_stock if self._drawn >= 0 else None,
-            power=power.name if power is not None else None,
-            power_step=step,
-            peeked=tuple([(g // self._P, g % self._P + 1) for g in self._peeked])
-            if self._peeked
-            else (),
-            window_open=self._window_open,
-            opening_positions=self._opening_seen[player],
-            re_peek_used=bool(self._repeek_used & bit),
-            turns=tuple(self._turns),
-            history=self._history(player),
-            result=self._result,
+            player,
+            self.players,
+            self._G,
+            phase,
+            self._current,
+            self.to_act,
+            self.caller,
+            grids,
+            self._present,
+            self._discard_cards,
+            len(self._stock),
+            holding,
+            self._from_stock if self._drawn >= 0 else None,
+            power.name if power is not None else None,
+            step,
+            tuple([(g // self._P, g % self._P + 1) for g in self._peeked]) if self._peeked else (),
+            self._window_open,
+            self._opening_seen[player],
+            bool(self._repeek_used & bit),
+            tuple(self._turns),
+            self._history(player),
+            self._result,
         )
 
     # ------------------------------------------------------------------ copy, save, load

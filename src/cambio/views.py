@@ -5,9 +5,15 @@ where the viewer legally saw that card and has followed it since (through public
 its history holds every event as the viewer saw it. Nothing in a view points back at the
 round, so a bot handed a view cannot reach hidden cards; and a view is immutable all the
 way down (frozen records, tuples, frozensets, strings and numbers), so nothing a bot
-does to a view can change the round or a later view. The history tuple is shared
-between the views of one player built while that player's history did not grow, which
-keeps building a view cheap.
+does to a view can change the round or a later view.
+
+Views are built incrementally, per player: a player's history tuple grows only by the
+events since that player's last view, the discard pile's tuple is extended when the
+pile only grew, and a :class:`GridCache` keeps each player's grids as its last view
+showed them, rebuilding only the rows of the owners that the events since then name.
+Views of one player share every part that did not change. ``tests/test_caches.py``
+checks after every action of random rounds, on every bundled and on generated tables,
+that each player's incremental view equals one built from scratch.
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ from .events import Event
 from .rules import Step
 from .scoring import RoundResult
 
-__all__ = ["PlayerView"]
+__all__ = ["GridCache", "PlayerView"]
 
 
 @attrs.frozen(slots=True)
@@ -108,3 +114,110 @@ class PlayerView:
     def known(self, owner: int, position: int) -> Card | None:
         """The card at ``owner``'s ``position`` if the viewer knows it."""
         return self.grids[owner][position - 1]
+
+
+Grid = tuple[tuple[Card | None, ...], ...]
+"""A player's grids as its view shows them (:attr:`PlayerView.grids`)."""
+
+
+class GridCache:
+    """Each player's grids as that player's last view showed them, for one round.
+
+    A round owns one: it is built over the round's event log, grids (card indices by
+    owner and position, -1 for an empty position), knowledge masks (per card, the
+    players who know it) and deck, and serves only a round that holds those very
+    objects (:meth:`serves`); a copy, a loaded save or a determinized round holds
+    others, so it builds a cache of its own instead of reading a stale one.
+
+    Every change to what a player knows of a grid position, or to the card lying there,
+    comes with an event that names the position (a peek, a replace, a swap, a snap, a
+    penalty card, a give, an exchange), or is the end of the round, which shows every
+    card. So a player's grids are rebuilt only for the owners named by the events
+    logged since that player's last view (all of them once the round is over); the
+    other rows, and the whole tuple when nothing changed, are shared with the last
+    view. ``tests/test_caches.py`` compares these grids with grids built from scratch
+    after every action of random rounds on every bundled and on generated tables.
+    """
+
+    def __init__(
+        self,
+        events: list[Event],
+        slots: list[list[int]],
+        known: list[int],
+        deck: tuple[Card, ...],
+        players: int,
+    ) -> None:
+        self.events = events
+        self.slots = slots
+        self.known = known
+        self.deck = deck
+        # per player: how many events the cached grids have followed (-1: none built)
+        self.upto: list[int] = [-1] * players
+        self.grids: list[Grid] = [() for _ in range(players)]
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # pickle and deepcopy (a compiled class has no __dict__ to copy): the memo keeps
+        # the round's lists shared with the round, so the cache still serves it
+        return (
+            _grid_cache,
+            (self.events, self.slots, self.known, self.deck, self.upto[:], self.grids[:]),
+        )
+
+    def serves(
+        self, events: list[Event], slots: list[list[int]], known: list[int], deck: tuple[Card, ...]
+    ) -> bool:
+        """Whether this cache was built over these very objects (identity, not equality)."""
+        return (
+            self.events is events
+            and self.slots is slots
+            and self.known is known
+            and self.deck is deck
+        )
+
+    def grids_of(self, player: int, over: bool) -> Grid:
+        """``player``'s grids now: each card the player knows, ``None`` elsewhere.
+
+        ``over``: the round has ended (every card is shown, so every row is rebuilt).
+        """
+        events = self.events
+        m = len(events)
+        k = self.upto[player]
+        grids = self.grids[player]
+        if k == m:
+            return grids
+        slots, known, deck = self.slots, self.known, self.deck
+        bit = 1 << player
+        if k < 0 or k > m or over or len(grids) != len(slots):
+            grids = tuple(
+                [
+                    tuple([deck[c] if c >= 0 and known[c] & bit else None for c in row])
+                    for row in slots
+                ]
+            )
+        else:
+            owners = {o for e in events[k:] for o, _ in e.positions}
+            if owners:
+                rows = list(grids)
+                for o in owners:
+                    rows[o] = tuple(
+                        [deck[c] if c >= 0 and known[c] & bit else None for c in slots[o]]
+                    )
+                grids = tuple(rows)
+        self.upto[player] = m
+        self.grids[player] = grids
+        return grids
+
+
+def _grid_cache(
+    events: list[Event],
+    slots: list[list[int]],
+    known: list[int],
+    deck: tuple[Card, ...],
+    upto: list[int],
+    grids: list[Grid],
+) -> GridCache:
+    """Unpickle a :class:`GridCache` (see ``GridCache.__reduce__``)."""
+    cache = GridCache(events, slots, known, deck, len(upto))
+    cache.upto = upto
+    cache.grids = grids
+    return cache
