@@ -566,6 +566,15 @@ class ActionList(Sequence[Action]):
         kept = [a for a in self.ids if not snaps[a]]
         return self if len(kept) == len(self.ids) else ActionList(kept, self._space)
 
+    def non_snap_actions(self) -> list[Action]:
+        """The actions that are not snaps, in order, as a new list (told apart by id;
+        each decoded once per space, as :meth:`ActionSpace.decode` caches them)."""
+        space = self._space
+        snaps = space.snap_flags
+        cache = space._decode_cache
+        decode = self._decode
+        return [cache[a] if a in cache else decode(a) for a in self.ids if not snaps[a]]
+
     def __len__(self) -> int:
         return len(self.ids)
 

@@ -35,6 +35,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Final
 
 import attrs
 
@@ -49,6 +50,21 @@ __all__ = ["MemoryBot", "MemoryBotConfig"]
 
 Slot = tuple[int, int]
 """``(owner seat, position from 1)``."""
+
+# the action kinds read on every decision, as module constants: on CPython 3.11 reading
+# a member through its enum class calls EnumType.__getattr__
+_CALL: Final = ActionKind.CALL
+_DISCARD: Final = ActionKind.DISCARD
+_DRAW: Final = ActionKind.DRAW
+_EXCHANGE: Final = ActionKind.EXCHANGE
+_GIVE: Final = ActionKind.GIVE
+_PEEK: Final = ActionKind.PEEK
+_REPLACE: Final = ActionKind.REPLACE
+_RE_PEEK: Final = ActionKind.RE_PEEK
+_SKIP: Final = ActionKind.SKIP
+_SNAP: Final = ActionKind.SNAP
+_SWAP: Final = ActionKind.SWAP
+_TAKE: Final = ActionKind.TAKE
 
 
 def _check_memory_turns(instance: object, attribute: object, value: int | None) -> None:
@@ -114,8 +130,9 @@ class MemoryBot:
         self._rules: RuleSet | None = None
         self._value: dict[tuple[str, str], int] = {}
         # the value of each card object met, by identity (no hashing of cards); the
-        # card is kept with its value, so an id is never reused while it is in here
-        self._value_of: dict[int, tuple[Card, int]] = {}
+        # cards are kept in _valued, so an id is never reused while it is in here
+        self._value_of: dict[int, int] = {}
+        self._valued: list[Card] = []
         self._team_of: tuple[int, int, frozenset[int]] | None = None
         self._pile: tuple[tuple[Card, ...], int] = ((), 0)
         self._remembered: dict[Slot, Card] = {}
@@ -157,6 +174,7 @@ class MemoryBot:
             self._deck_size = len(cards)
             self._deck_sum = sum(self._value[c.rank, c.suit] for c in cards)
             self._value_of = {}
+            self._valued = []
             self._team_of = None
             self._team_index = None
         self._learned = {}
@@ -172,10 +190,9 @@ class MemoryBot:
         self._observe(view)
         if isinstance(legal, ActionList):
             # the driver's list tells snaps apart by id, without decoding them
-            kept = legal.without_snaps()
-            choices = list(kept if kept.ids else legal)
+            choices = legal.non_snap_actions() or list(legal)
         else:
-            choices = [a for a in legal if a.kind is not ActionKind.SNAP] or list(legal)
+            choices = [a for a in legal if a.kind is not _SNAP] or list(legal)
         phase = view.phase
         choice: Action | None = None
         if phase == "opening":
@@ -187,14 +204,18 @@ class MemoryBot:
         elif phase == "power":
             choice = self._power(view, choices)
         elif phase == "end_of_turn":
-            call = _first(choices, ActionKind.CALL)
+            call = _first(choices, _CALL)
             if call is not None and self._should_call(view):
                 choice = call
         elif phase == "give":
             choice = self._give(choices)
-        if choice is None or choice not in choices:
-            choice = _fallback(choices)
-        return choice
+        if choice is not None:
+            for offered in choices:
+                if offered is choice:  # the usual answer: one of the very objects offered
+                    return choice
+            if choice in choices:
+                return choice
+        return _fallback(choices)
 
     def react(self, view: PlayerView, snaps: Sequence[Action]) -> Action | None:
         """Snap a card it remembers that matches the top discard, else ``None``."""
@@ -219,7 +240,8 @@ class MemoryBot:
 
     def _observe(self, view: PlayerView) -> None:
         """Bring the memory up to date with a new view (the only input the bot has)."""
-        self._rules_or_fail()
+        if self._rules is None:
+            self._rules_or_fail()
         if view.player != self.seat or len(view.history) < self._seen_events:
             # a view from another seat or a new round without reset: start afresh
             rules = self._rules
@@ -255,9 +277,16 @@ class MemoryBot:
             self._present_seen = present
             self._slot_lists = {}
         grids = view.grids
-        if not forgetful and grids == self._grids_seen:
-            # the same cards on the table as at the last decision (cards compare by
-            # identity first, so this is cheap): the memory below is unchanged
+        seen = self._grids_seen
+        if not forgetful:
+            if grids is not seen:
+                if seen is not None and len(seen) == len(grids):
+                    # a view shares the rows that did not change since the last one
+                    # (round.view does): only the others are read again
+                    self._update_rows(seen, grids)
+                else:
+                    self._read_grids(grids)
+                self._grids_seen = grids
             self._mean = self._unseen_mean(view)
             return
         self._grids_seen = grids
@@ -284,6 +313,56 @@ class MemoryBot:
         self._points = points
         self._remembered_sum = remembered_sum
         self._mean = self._unseen_mean(view)
+
+    def _read_grids(self, grids: tuple[tuple[Card | None, ...], ...]) -> None:
+        """Read what the bot remembers on the table from ``grids`` (perfect memory)."""
+        remembered: dict[Slot, Card] = {}
+        points: dict[Slot, float] = {}
+        remembered_sum = 0
+        v = self._v
+        for owner, row in enumerate(grids):
+            for i, card in enumerate(row):
+                if card is not None:
+                    slot = (owner, i + 1)
+                    remembered[slot] = card
+                    x = v(card)
+                    points[slot] = float(x)
+                    remembered_sum += x
+        self._remembered = remembered
+        self._points = points
+        self._remembered_sum = remembered_sum
+
+    def _update_rows(
+        self,
+        old: tuple[tuple[Card | None, ...], ...],
+        new: tuple[tuple[Card | None, ...], ...],
+    ) -> None:
+        """Bring the memory read from grids ``old`` up to date with grids ``new`` (as
+        the full reading in :meth:`_observe` would leave it), row by changed row."""
+        remembered, points = self._remembered, self._points
+        total = self._remembered_sum
+        values, v = self._value_of, self._v
+        for owner, row in enumerate(new):
+            before = old[owner]
+            if row is before:
+                continue
+            for i, card in enumerate(before):
+                if card is not None:
+                    slot = (owner, i + 1)
+                    del remembered[slot]
+                    del points[slot]
+                    x = values.get(id(card))
+                    total -= v(card) if x is None else x
+            for i, card in enumerate(row):
+                if card is not None:
+                    slot = (owner, i + 1)
+                    remembered[slot] = card
+                    x = values.get(id(card))
+                    if x is None:
+                        x = v(card)
+                    points[slot] = float(x)
+                    total += x
+        self._remembered_sum = total
 
     def _follow(self, view: PlayerView) -> None:
         """Forgetful memory: move remembered cards with public moves, learn new ones."""
@@ -357,12 +436,17 @@ class MemoryBot:
         held), so the unseen cards are the deck minus the discard pile, the held card
         when the bot sees it, and the cards it remembers on the table.
         """
-        count = self._deck_size - len(view.discard)
-        total = self._deck_sum - self._discard_total(view.discard)
-        v = self._v
-        if view.holding is not None:
+        pile = view.discard
+        last, pile_total = self._pile
+        if pile is not last:
+            pile_total = self._discard_total(pile)
+        count = self._deck_size - len(pile)
+        total = self._deck_sum - pile_total
+        held = view.holding
+        if held is not None:
             count -= 1
-            total -= v(view.holding)
+            x = self._value_of.get(id(held))
+            total -= self._v(held) if x is None else x
         count -= len(self._remembered)
         total -= self._remembered_sum
         if count <= 0:
@@ -376,22 +460,25 @@ class MemoryBot:
         if pile is last:
             return total
         k = len(last)
+        v = self._v
         if len(pile) >= k and pile[:k] == last:
-            v = self._v
             total += sum([v(c) for c in pile[k:]])
         else:
-            total = sum([self._v(c) for c in pile])
+            total = sum([v(c) for c in pile])
         self._pile = (pile, total)
         return total
 
     # ------------------------------------------------------------------ estimates
     def _v(self, card: Card) -> int:
-        hit = self._value_of.get(id(card))
-        if hit is not None and hit[0] is card:
-            return hit[1]
+        value = self._value_of.get(id(card))
+        if value is not None:
+            return value
         value = self._value_by_card(card)
         if len(self._value_of) < 4096:
-            self._value_of[id(card)] = (card, value)
+            # by identity (no hashing of cards); the card is kept, so while its id is a
+            # key here no other object can have it
+            self._value_of[id(card)] = value
+            self._valued.append(card)
         return value
 
     def _value_by_card(self, card: Card) -> int:
@@ -464,16 +551,28 @@ class MemoryBot:
         return mine + margin <= min(self._opponent_totals().values())
 
     def _start_of_turn(self, view: PlayerView, choices: Sequence[Action]) -> Action | None:
-        repeek = _first(choices, ActionKind.RE_PEEK)
+        # the first offered action of each kind read below (as _first finds them)
+        repeek = call = take = draw = None
+        for action in choices:
+            kind = action.kind
+            if kind is _DRAW:
+                if draw is None:
+                    draw = action
+            elif kind is _TAKE:
+                if take is None:
+                    take = action
+            elif kind is _CALL:
+                if call is None:
+                    call = action
+            elif kind is _RE_PEEK and repeek is None:
+                repeek = action
         if repeek is not None and any(
             view.present[self.seat][pos - 1] and self._known((self.seat, pos)) is None
             for pos in view.opening_positions
         ):
             return repeek
-        call = _first(choices, ActionKind.CALL)
         if call is not None and self._should_call(view):
             return call
-        take = _first(choices, ActionKind.TAKE)
         top = view.top_discard
         if take is not None and top is not None:
             value = self._v(top)
@@ -481,7 +580,6 @@ class MemoryBot:
             worst = max([get(s, mean) for s in self._slots(self.seat)], default=0.0)
             if value <= self.config.take_max and worst - value >= self.config.take_gain:
                 return take
-        draw = _first(choices, ActionKind.DRAW)
         if draw is not None:
             return draw
         if take is not None:
@@ -493,20 +591,24 @@ class MemoryBot:
         held_value = self._mean if held is None else float(self._v(held))
         best: Action | None = None
         best_gain = float("-inf")
+        discard: Action | None = None
+        get, mean = self._points.get, self._mean  # self._est
         for action in choices:
-            if action.kind is ActionKind.REPLACE:
-                gain = self._est(action.positions[0]) - held_value
-            elif action.kind is ActionKind.EXCHANGE:
+            kind = action.kind
+            if kind is _REPLACE:
+                gain = get(action.positions[0], mean) - held_value
+            elif kind is _EXCHANGE:
                 cards = [self._known(s) for s in action.positions]
                 known = [c for c in cards if c is not None]
                 if len(known) != len(cards) or len({self._key(c) for c in known}) != 1:
                     continue  # never gamble on an exchange
                 gain = sum(self._v(c) for c in known) - held_value
             else:
+                if kind is _DISCARD and discard is None:
+                    discard = action
                 continue
             if gain > best_gain:
                 best, best_gain = action, gain
-        discard = _first(choices, ActionKind.DISCARD)
         if discard is None:
             return best
         bonus = self.config.power_value if self._power_useful(view, held) else 0.0
@@ -553,7 +655,7 @@ class MemoryBot:
 
     def _power(self, view: PlayerView, choices: Sequence[Action]) -> Action | None:
         step = view.power_step
-        skip = _first(choices, ActionKind.SKIP)
+        skip = _first(choices, _SKIP)
         if step is None:
             return skip
         if step.action == "peek":
@@ -563,7 +665,7 @@ class MemoryBot:
     def _choose_peek(
         self, view: PlayerView, choices: Sequence[Action], skip: Action | None
     ) -> Action | None:
-        peeks = [a for a in choices if a.kind is ActionKind.PEEK]
+        peeks = [a for a in choices if a.kind is _PEEK]
         if not peeks:
             return skip
         me = self.seat
@@ -603,7 +705,7 @@ class MemoryBot:
         return peeks[0]
 
     def _choose_swap(self, choices: Sequence[Action], skip: Action | None) -> Action | None:
-        swaps = [a for a in choices if a.kind is ActionKind.SWAP]
+        swaps = [a for a in choices if a.kind is _SWAP]
         if not swaps:
             return skip
         team = self._team
@@ -629,7 +731,7 @@ class MemoryBot:
         return skip if skip is not None else best
 
     def _give(self, choices: Sequence[Action]) -> Action | None:
-        gives = [a for a in choices if a.kind is ActionKind.GIVE]
+        gives = [a for a in choices if a.kind is _GIVE]
         if not gives:
             return None
         return max(gives, key=lambda a: (self._est(a.positions[0]), -a.positions[0][1]))
