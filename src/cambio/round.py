@@ -451,9 +451,15 @@ class Round:
         events = self._events
         k = len(history)
         if k < len(events):
-            # a public event is the same object in every history (as_seen_by's answer)
+            # a public event, or one the player saw, is the same object in every
+            # history that holds it (as as_seen_by answers)
             history = history + tuple(
-                [e if e.seen_by is None else e.as_seen_by(player) for e in events[k:]]
+                [
+                    e
+                    if (seen := e.seen_by) is None or player in seen
+                    else e.as_seen_by(player)
+                    for e in events[k:]
+                ]
             )
             self._histories[player] = history
         return history

@@ -195,13 +195,20 @@ class GridCache:
                 ]
             )
         else:
-            owners = {o for e in events[k:] for o, _ in e.positions}
-            if owners:
+            dirty = 0  # a bit per owner named by the new events
+            for e in events[k:]:
+                for o, _ in e.positions:
+                    dirty |= 1 << o
+            if dirty:
                 rows = list(grids)
-                for o in owners:
-                    rows[o] = tuple(
-                        [deck[c] if c >= 0 and known[c] & bit else None for c in slots[o]]
-                    )
+                o = 0
+                while dirty:
+                    if dirty & 1:
+                        rows[o] = tuple(
+                            [deck[c] if c >= 0 and known[c] & bit else None for c in slots[o]]
+                        )
+                    dirty >>= 1
+                    o += 1
                 grids = tuple(rows)
         self.upto[player] = m
         self.grids[player] = grids

@@ -346,16 +346,24 @@ class MemoryBot:
             before = old[owner]
             if row is before:
                 continue
-            for i, card in enumerate(before):
-                if card is not None:
-                    slot = (owner, i + 1)
+            if len(row) != len(before):
+                # rows of another length (a view of another table without reset):
+                # compared position by position, an absent position as unknown
+                width = max(len(row), len(before))
+                before = before + (None,) * (width - len(before))
+                row = row + (None,) * (width - len(row))
+            i = 0
+            for was, card in zip(before, row):
+                i += 1
+                if was is card:
+                    continue  # the same card, or unknown in both
+                slot = (owner, i)
+                if was is not None:
                     del remembered[slot]
                     del points[slot]
-                    x = values.get(id(card))
-                    total -= v(card) if x is None else x
-            for i, card in enumerate(row):
+                    x = values.get(id(was))
+                    total -= v(was) if x is None else x
                 if card is not None:
-                    slot = (owner, i + 1)
                     remembered[slot] = card
                     x = values.get(id(card))
                     if x is None:
@@ -645,10 +653,13 @@ class MemoryBot:
     def _current_power(self, view: PlayerView) -> tuple[Power | None, int]:
         """The power being used and the index of its current step (best effort)."""
         step = view.power_step
+        name = view.power
         for power in self._rules_or_fail().powers.table:
-            if power.name == view.power and step in power.steps:
+            if power.name == name and step in power.steps:
                 index = len(view.peeked)
-                if index < len(power.steps) and power.steps[index] == step:
+                if index < len(power.steps) and (
+                    power.steps[index] is step or power.steps[index] == step
+                ):
                     return power, index
                 return power, power.steps.index(step)
         return None, 0
@@ -709,8 +720,23 @@ class MemoryBot:
         if not swaps:
             return skip
         team = self._team
-        leaders = self._leader_order()
         est, mean = self._points.get, self._mean  # self._est, read in the loop
+        margin = self.config.swap_margin
+        if skip is not None and margin > 0:
+            # every estimate is a remembered card's points or the mean, so no swap gains
+            # more than our highest estimate less the others' lowest; when even that is
+            # short of the margin the answer is to skip, and no swap need be weighed
+            # (float subtraction is monotonic, so the bound holds as computed)
+            high = low = mean
+            for slot, points in self._points.items():
+                if slot[0] in team:
+                    if points > high:
+                        high = points
+                elif points < low:
+                    low = points
+            if high - low < margin:
+                return skip
+        leaders = self._leader_order()
         best: Action | None = None
         # the best (gain, -victim's lead) so far, compared as that pair
         best_gain, best_lead = float("-inf"), 0.0
@@ -726,7 +752,7 @@ class MemoryBot:
             lead = -leaders.get(victim, 0.0)
             if gain > best_gain or (gain == best_gain and lead > best_lead):
                 best, best_gain, best_lead = action, gain, lead
-        if best is not None and best_gain >= self.config.swap_margin:
+        if best is not None and best_gain >= margin:
             return best
         return skip if skip is not None else best
 
