@@ -61,9 +61,8 @@ from typing import Any
 
 import attrs
 
-from .actions import Action
 from .bots import BOT_NAMES, BotSpec, derive_seed, make_bot, play_round
-from .events import Event, EventKind
+from .events import EventKind
 from .round import Round
 from .rules import RuleSet
 
@@ -128,20 +127,19 @@ def play_chunk(task: ChunkTask) -> list[GameRecord]:
 
 def _play_game(task: ChunkTask, k: int, seated: Sequence[Any]) -> GameRecord:
     rnd = Round(task.rules, task.players, seed=derive_seed(task.seed, "game", k))
-    call_turn: list[int] = []
+    played = play_round(rnd, seated, seed=derive_seed(task.seed, "game", k, "seat"))
+    # the turn of the round's first call, read from its log once it is over (the log
+    # holds the deal's events and every action's, in order)
+    call_turn: int | None = None
     started = [0] * task.players  # turns each seat has begun (TURN events)
-    for event in rnd.events:  # the deal may already have begun the first turn
-        if event.kind == EventKind.TURN and 0 <= event.player < len(started):
+    turn, call = EventKind.TURN, EventKind.CALL
+    for event in rnd.events:
+        kind = event.kind
+        if kind == turn and 0 <= event.player < len(started):
             started[event.player] += 1
-
-    def watch(action: Action, events: Sequence[Event]) -> None:
-        for event in events:
-            if event.kind == EventKind.TURN and 0 <= event.player < len(started):
-                started[event.player] += 1
-            elif event.kind == EventKind.CALL and event.note != "empty grid":
-                call_turn.append(started[event.player] if 0 <= event.player < len(started) else 0)
-
-    played = play_round(rnd, seated, seed=derive_seed(task.seed, "game", k, "seat"), observer=watch)
+        elif kind == call and event.note != "empty grid":
+            call_turn = started[event.player] if 0 <= event.player < len(started) else 0
+            break
     result = played.result
     return GameRecord(
         game=k,
@@ -152,7 +150,7 @@ def _play_game(task: ChunkTask, k: int, seated: Sequence[Any]) -> GameRecord:
         totals=result.totals,
         turns=played.turns,
         decisions=played.decisions,
-        call_turn=call_turn[0] if call_turn else None,
+        call_turn=call_turn,
     )
 
 
