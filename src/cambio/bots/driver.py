@@ -94,6 +94,9 @@ def play_round(
             bot.reset(seat, rnd.rules, None if seed is None else derive_seed(seed, seat))
     space = rnd.space
     looks = [_reads_view(bot) for bot in bots]
+    # the decode cache and its reverse: a bot's answer is normally the very object it
+    # was handed, found here by identity (what _offered does first), without a call
+    decoded, decoded_ids = space._decode_cache, space._decoded_ids
     decisions = 0
     while not rnd.is_over:
         if decisions >= max_decisions:
@@ -115,8 +118,11 @@ def play_round(
             ids = rnd.legal_action_ids(who)
             if not ids:  # pragma: no cover - an engine invariant
                 raise BotError(f"seat {who} must decide but has no legal action")
-            chosen = bots[who].act(_view(rnd, who, looks[who]), ActionList(ids, space))
-            chosen_id = _offered(chosen, space, ids)
+            view: Any = rnd.view(who) if looks[who] else None  # None: see _view
+            chosen = bots[who].act(view, ActionList(ids, space))
+            chosen_id = decoded_ids.get(id(chosen), -1)
+            if chosen_id < 0 or decoded.get(chosen_id) is not chosen or chosen_id not in ids:
+                chosen_id = _offered(chosen, space, ids)
             if chosen_id < 0:
                 raise BotError(f"bot at seat {who} answered {chosen}, which is not legal now")
         events = rnd.apply(chosen_id)

@@ -353,7 +353,7 @@ class MemoryBot:
                 before = before + (None,) * (width - len(before))
                 row = row + (None,) * (width - len(row))
             i = 0
-            for was, card in zip(before, row):
+            for was, card in zip(before, row, strict=True):
                 i += 1
                 if was is card:
                     continue  # the same card, or unknown in both
