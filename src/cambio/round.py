@@ -455,9 +455,7 @@ class Round:
             # history that holds it (as as_seen_by answers)
             history = history + tuple(
                 [
-                    e
-                    if (seen := e.seen_by) is None or player in seen
-                    else e.as_seen_by(player)
+                    e if (seen := e.seen_by) is None or player in seen else e.as_seen_by(player)
                     for e in events[k:]
                 ]
             )
