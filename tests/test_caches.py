@@ -188,3 +188,30 @@ def test_a_saved_round_and_a_pickled_one_view_like_the_original() -> None:
             random_step(r, random.Random(5))
             for p in range(r.players):
                 assert unpickled.view(p) == r.view(p) == _fresh_view(r, p)
+
+
+def test_the_memory_bots_memory_follows_changed_rows_like_a_full_reading() -> None:
+    """The memory bot rereads only the grid rows a view changed; at every decision of
+    memory-bot rounds on every bundled table its memory equals a full reading."""
+    from cambio.bots import MemoryBot, play_round
+
+    class Checked(MemoryBot):
+        checked = 0
+
+        def _observe(self, view: cambio.PlayerView) -> None:
+            super()._observe(view)
+            fresh = MemoryBot()
+            fresh.reset(self.seat, self._rules_or_fail(), None)
+            fresh._observe(view)
+            assert self._remembered == fresh._remembered
+            assert self._points == fresh._points
+            assert self._remembered_sum == fresh._remembered_sum
+            assert self._mean == fresh._mean
+            Checked.checked += 1
+
+    for name in cambio.available_variants():
+        rules = cambio.load_ruleset(name)
+        bots = [Checked() for _ in range(rules.players.default)]
+        for seed in range(3):
+            play_round(Round(rules, seed=seed), bots, seed=seed)
+    assert Checked.checked > 1000
