@@ -441,25 +441,16 @@ class Round:
     def _emit(self, event: Event) -> None:
         self._events.append(event)
 
-    def _history(self, player: int) -> tuple[Event, ...]:
+    def _history(self, player: int, cache: GridCache) -> tuple[Event, ...]:
         """``player``'s history: every event as that player saw it, as an immutable tuple.
 
-        The tuple is cached per player and extended only when the log has grown, so
-        building views costs little; being a tuple, no holder of a view can change it.
+        The tuple is cached per player and extended only by the events logged since
+        (``cache`` makes each hidden twin once), so building views costs little; being
+        a tuple, no holder of a view can change it.
         """
         history = self._histories[player]
-        events = self._events
-        k = len(history)
-        if k < len(events):
-            # a public event, or one the player saw, is the same object in every
-            # history that holds it (as as_seen_by answers)
-            history = history + tuple(
-                [
-                    e if (seen := e.seen_by) is None or player in seen else e.as_seen_by(player)
-                    for e in events[k:]
-                ]
-            )
-            self._histories[player] = history
+        if len(history) < len(self._events):
+            history = self._histories[player] = cache.history(player, history)
         return history
 
     # ------------------------------------------------------------------ public state
@@ -1702,7 +1693,7 @@ class Round:
             self._opening_seen[player],
             bool(self._repeek_used & bit),
             tuple(self._turns),
-            self._history(player),
+            self._history(player, cache),
             self._result,
         )
 

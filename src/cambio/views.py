@@ -154,13 +154,24 @@ class GridCache:
         # per player: how many events the cached grids have followed (-1: none built)
         self.upto: list[int] = [-1] * players
         self.grids: list[Grid] = [() for _ in range(players)]
+        # event index -> the event as a player who did not see its cards sees it (the
+        # same for every such player, so made once)
+        self.hidden: dict[int, Event] = {}
 
     def __reduce__(self) -> tuple[object, ...]:
         # pickle and deepcopy (a compiled class has no __dict__ to copy): the memo keeps
         # the round's lists shared with the round, so the cache still serves it
         return (
             _grid_cache,
-            (self.events, self.slots, self.known, self.deck, self.upto[:], self.grids[:]),
+            (
+                self.events,
+                self.slots,
+                self.known,
+                self.deck,
+                self.upto[:],
+                self.grids[:],
+                dict(self.hidden),
+            ),
         )
 
     def serves(
@@ -214,6 +225,29 @@ class GridCache:
         self.grids[player] = grids
         return grids
 
+    def history(self, player: int, history: tuple[Event, ...]) -> tuple[Event, ...]:
+        """``history`` (``player``'s history so far) extended by the events logged since,
+        as ``player`` saw them: a public event, or one the player saw, is the logged
+        object itself; any other is its twin without cards, shared by everyone who did
+        not see them (:meth:`Event.as_seen_by`)."""
+        events = self.events
+        k = len(history)
+        m = len(events)
+        if k >= m:
+            return history
+        hidden = self.hidden
+        new: list[Event] = []
+        for j in range(k, m):
+            e = events[j]
+            seen = e.seen_by
+            if seen is not None and player not in seen and e.cards:
+                twin = hidden.get(j)
+                if twin is None:
+                    twin = hidden[j] = e.as_seen_by(player)
+                e = twin
+            new.append(e)
+        return history + tuple(new)
+
 
 def _grid_cache(
     events: list[Event],
@@ -222,9 +256,11 @@ def _grid_cache(
     deck: tuple[Card, ...],
     upto: list[int],
     grids: list[Grid],
+    hidden: dict[int, Event],
 ) -> GridCache:
     """Unpickle a :class:`GridCache` (see ``GridCache.__reduce__``)."""
     cache = GridCache(events, slots, known, deck, len(upto))
     cache.upto = upto
     cache.grids = grids
+    cache.hidden = hidden
     return cache
