@@ -25,7 +25,7 @@ from .events import Event
 from .rules import Step
 from .scoring import RoundResult
 
-__all__ = ["GridCache", "PlayerView"]
+__all__ = ["PlayerView"]
 
 
 @attrs.frozen(slots=True)
