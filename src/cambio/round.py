@@ -131,6 +131,42 @@ class Phase(enum.IntEnum):
     """The round has ended but its last discard may still be snapped (``snap.last_discard``)."""
 
 
+# The phases and event kinds as module constants, for the engine's comparisons and
+# events: on CPython 3.11 reading a member through its enum class calls
+# EnumType.__getattr__ (some 60 ns, a dozen times a decision); a constant is a global
+# read (and a C static in the compiled build).
+_OPENING: Final = Phase.OPENING
+_TURN: Final = Phase.TURN
+_DRAWN: Final = Phase.DRAWN
+_TAKEN: Final = Phase.TAKEN
+_POWER: Final = Phase.POWER
+_END_OF_TURN: Final = Phase.END_OF_TURN
+_GIVE: Final = Phase.GIVE
+_OVER: Final = Phase.OVER
+_CLOSING: Final = Phase.CLOSING
+_EV_CALL: Final = EventKind.CALL
+_EV_DEAL: Final = EventKind.DEAL
+_EV_DISCARD: Final = EventKind.DISCARD
+_EV_DRAW: Final = EventKind.DRAW
+_EV_END: Final = EventKind.END
+_EV_EXCHANGE: Final = EventKind.EXCHANGE
+_EV_FAILED_EXCHANGE: Final = EventKind.FAILED_EXCHANGE
+_EV_GIVE: Final = EventKind.GIVE
+_EV_OPENING_PEEK: Final = EventKind.OPENING_PEEK
+_EV_PASS: Final = EventKind.PASS
+_EV_PEEK: Final = EventKind.PEEK
+_EV_PENALTY: Final = EventKind.PENALTY
+_EV_POWER: Final = EventKind.POWER
+_EV_RECYCLE: Final = EventKind.RECYCLE
+_EV_REPLACE: Final = EventKind.REPLACE
+_EV_RE_PEEK: Final = EventKind.RE_PEEK
+_EV_SKIP: Final = EventKind.SKIP
+_EV_SNAP: Final = EventKind.SNAP
+_EV_SWAP: Final = EventKind.SWAP
+_EV_TAKE: Final = EventKind.TAKE
+_EV_TURN: Final = EventKind.TURN
+_EV_WRONG_SNAP: Final = EventKind.WRONG_SNAP
+
 _TURN_PHASES = frozenset(
     {Phase.TURN, Phase.DRAWN, Phase.TAKEN, Phase.POWER, Phase.END_OF_TURN, Phase.CLOSING}
 )
@@ -310,7 +346,7 @@ class Round:
         self._stock: list[int] = list(range(len(order) - 1, n * G, -1))
         self._known: list[int] = [0] * len(order)
         self._known[n * G] = self._ALL
-        self._phase = Phase.TURN
+        self._phase = _TURN
         self._current = starter
         self._drawn = -1
         self._from_stock = False
@@ -330,7 +366,7 @@ class Round:
         self._calls_owed = 0
         self._snapper = -1
         self._give_target = -1
-        self._give_return = Phase.TURN
+        self._give_return = _TURN
         self._turns = [0] * n
         self._total_turns = 0
         self._repeek_used = 0
@@ -356,7 +392,7 @@ class Round:
         self._size = self.space.size
 
         self._events.append(
-            _new_event(Event, (EventKind.DEAL, -1, (), (order[n * G],), None, f"{n} players"))
+            _new_event(Event, (_EV_DEAL, -1, (), (order[n * G],), None, f"{n} players"))
         )
         self._start()
 
@@ -390,7 +426,7 @@ class Round:
             for p in range(n):
                 self._opening_peek(p, cfg.opening_positions)
         if self._opening_choices:
-            self._phase = Phase.OPENING
+            self._phase = _OPENING
             self._pending = [(self.starter + k) % n for k in range(n)]
             return
         self._begin_turn(self.starter)
@@ -407,13 +443,13 @@ class Round:
         self._opening_seen[p] = positions
         places = tuple([(p, pos) for pos in positions])
         self._events.append(
-            _new_event(Event, (EventKind.OPENING_PEEK, p, places, tuple(cards), self._only[p], ""))
+            _new_event(Event, (_EV_OPENING_PEEK, p, places, tuple(cards), self._only[p], ""))
         )
 
     def _begin_turn(self, p: int) -> None:
         self._current = p
-        self._phase = Phase.TURN
-        self._events.append(_new_event(Event, (EventKind.TURN, p, (), (), None, "")))
+        self._phase = _TURN
+        self._events.append(_new_event(Event, (_EV_TURN, p, (), (), None, "")))
         if self._calls_owed and self._calls_owed >> p & 1:
             self._calls_owed &= ~(1 << p)
             if self._caller < 0 and not any(c >= 0 for c in self._slots[p]):
@@ -422,9 +458,7 @@ class Round:
                 if self._caller_locked:  # only a locked grid changes what may be snapped
                     self._layout_changed()
                 self._final = self._final_queue(p)
-                self._events.append(
-                    _new_event(Event, (EventKind.CALL, p, (), (), None, "empty grid"))
-                )
+                self._events.append(_new_event(Event, (_EV_CALL, p, (), (), None, "empty grid")))
                 self._end_turn()
                 return
         if not self._stock:
@@ -465,8 +499,8 @@ class Round:
         others cannot tell that from holding a plain drawn card: the public phase is
         then ``DRAWN``. :meth:`phase_seen_by` gives the phase as one player knows it.
         """
-        if self._phase is Phase.POWER and self._power_unannounced():
-            return Phase.DRAWN
+        if self._phase is _POWER and self._power_unannounced():
+            return _DRAWN
         return self._phase
 
     def phase_seen_by(self, player: int) -> Phase:
@@ -480,15 +514,15 @@ class Round:
     def to_act(self) -> int | None:
         """The player whose decision moves the round on (``None`` when it is over)."""
         phase = self._phase
-        if phase is Phase.TURN or phase is Phase.DRAWN:
+        if phase is _TURN or phase is _DRAWN:
             return self._current
-        if phase is Phase.OVER:
+        if phase is _OVER:
             return None
-        if phase is Phase.OPENING:
+        if phase is _OPENING:
             return self._pending[0]
-        if phase is Phase.GIVE:
+        if phase is _GIVE:
             return self._snapper
-        if phase is Phase.CLOSING:
+        if phase is _CLOSING:
             return self.reactors[0]
         return self._current
 
@@ -505,7 +539,7 @@ class Round:
     @property
     def is_over(self) -> bool:
         """Whether the round has ended."""
-        return self._phase is Phase.OVER
+        return self._phase is _OVER
 
     @property
     def result(self) -> RoundResult | None:
@@ -557,7 +591,7 @@ class Round:
     @property
     def closing_reason(self) -> str | None:
         """In phase ``CLOSING``: the reason the round will be scored with; else ``None``."""
-        return self._closing_reason if self._phase is Phase.CLOSING else None
+        return self._closing_reason if self._phase is _CLOSING else None
 
     @property
     def penalty_cards(self) -> tuple[tuple[int, int], ...]:
@@ -590,9 +624,9 @@ class Round:
         (the starter, for the card the deal turned face up).
         """
         phase = self._phase
-        if not self._window_open or phase is Phase.OPENING or phase is Phase.OVER:
+        if not self._window_open or phase is _OPENING or phase is _OVER:
             return ()
-        if phase is Phase.GIVE and not self._window_won:
+        if phase is _GIVE and not self._window_won:
             return ()
         n = self.players
         start = self._window_discarder if self._window_discarder >= 0 else self._current
@@ -608,15 +642,15 @@ class Round:
         ids of those snaps (:meth:`legal_snap_ids`): what a driver offers, in one call."""
         out: list[tuple[int, tuple[int, ...]]] = []
         phase = self._phase
-        if not self._window_open or phase is Phase.OPENING or phase is Phase.OVER:
+        if not self._window_open or phase is _OPENING or phase is _OVER:
             return out
-        if phase is Phase.GIVE and not self._window_won:
+        if phase is _GIVE and not self._window_won:
             return out
         n = self.players
         start = self._window_discarder if self._window_discarder >= 0 else self._current
         for k in range(n):
             p = (start + k) % n
-            if not self._snap_eligible(p) or (phase is Phase.GIVE and p == self._snapper):
+            if not self._snap_eligible(p) or (phase is _GIVE and p == self._snapper):
                 continue
             snaps = self._snap_global(p)
             if snaps:
@@ -650,7 +684,7 @@ class Round:
         :meth:`legal_action_ids` that are snaps, found without listing the others."""
         if not (0 <= player < self.players and self._window_open):
             return []
-        if self._phase is Phase.GIVE and player == self._snapper:
+        if self._phase is _GIVE and player == self._snapper:
             return []  # the snapper owes a card first (its legal actions are the gives)
         if not self._snap_eligible(player):
             return []
@@ -688,15 +722,15 @@ class Round:
 
     def _legal(self, p: int) -> list[int]:
         phase = self._phase
-        if p == self._current and phase <= Phase.TAKEN and phase is not Phase.OPENING:
+        if p == self._current and phase <= _TAKEN and phase is not _OPENING:
             # the fast path of the commonest decisions: the start of a turn, and a card
             # drawn or taken to place (the same ids as _turn_ids)
             base = p * self._per
             ids: list[int]
-            if phase is Phase.TURN:
+            if phase is _TURN:
                 ids = self._start_ids(p, base)
             else:
-                ids = [base + _DISCARD] if phase is Phase.DRAWN else []
+                ids = [base + _DISCARD] if phase is _DRAWN else []
                 ids.extend(self._replace_ids(p, base))
                 if self._exchange_ok:
                     o = base + self.space.o_exchange
@@ -707,20 +741,20 @@ class Round:
                     ids.extend([base + s for s in snaps])
                     ids.sort()
             return ids
-        if phase is Phase.OVER or not 0 <= p < self.players:
+        if phase is _OVER or not 0 <= p < self.players:
             return []
         base = p * self.space.per_player
-        if phase is Phase.OPENING:
+        if phase is _OPENING:
             if p != self._pending[0]:
                 return []
             o = base + self.space.o_opening
             return [o + i for i in range(len(self._opening_choices))]
         ids = []
-        if phase is Phase.GIVE:
+        if phase is _GIVE:
             if p == self._snapper:
                 o = base + self.space.o_give
                 return [o + i for i, c in enumerate(self._slots[p]) if c >= 0]
-        elif phase is Phase.CLOSING:
+        elif phase is _CLOSING:
             if p == self.reactors[0]:
                 ids = [base + _PASS]
         elif p == self._current:
@@ -742,17 +776,17 @@ class Round:
     def _turn_ids(self, p: int, base: int) -> list[int]:
         phase = self._phase
         sp = self.space
-        if phase is Phase.TURN:
+        if phase is _TURN:
             return self._start_ids(p, base)
-        if phase is Phase.DRAWN or phase is Phase.TAKEN:
-            ids = [base + _DISCARD] if phase is Phase.DRAWN else []
+        if phase is _DRAWN or phase is _TAKEN:
+            ids = [base + _DISCARD] if phase is _DRAWN else []
             ids.extend(self._replace_ids(p, base))
             if self._exchange_ok:
                 ids.extend(base + sp.o_exchange + m for m in self._exchange_masks(p))
             return ids
-        if phase is Phase.POWER:
+        if phase is _POWER:
             return self._power_ids(p, base)
-        if phase is Phase.END_OF_TURN:
+        if phase is _END_OF_TURN:
             ids = [base + _PASS]
             if self._can_call(p):
                 ids.insert(0, base + _CALL)
@@ -895,7 +929,7 @@ class Round:
             return False
         if p == self._caller and self._caller_locked:
             return False  # a locked grid neither loses, gives nor gains a card
-        if not _IN_TURN[self._phase] and not (self._window_won and self._phase is Phase.GIVE):
+        if not _IN_TURN[self._phase] and not (self._window_won and self._phase is _GIVE):
             return False
         when = self._snap_when
         if when == "own-turn":
@@ -999,7 +1033,7 @@ class Round:
 
         action = self.space.decode(aid)
         phase = self.phase_seen_by(player)
-        if phase is Phase.OVER:
+        if phase is _OVER:
             return "the round is over"
         if action.kind is ActionKind.SNAP:
             if self.rules.snap.when == "never":
@@ -1039,7 +1073,7 @@ class Round:
         self._legal_cache = {}
         self._actions.append(aid)
         self._do(player, local)
-        if self._phase is Phase.CLOSING:
+        if self._phase is _CLOSING:
             self._after_closing_action()
             self._legal_cache = {}
         return events[start:]
@@ -1087,8 +1121,8 @@ class Round:
             elif local == _CALL:
                 self._call(p)
             elif local == _PASS:
-                self._events.append(_new_event(Event, (EventKind.PASS, p, (), (), None, "")))
-                if self._phase is Phase.CLOSING:
+                self._events.append(_new_event(Event, (_EV_PASS, p, (), (), None, "")))
+                if self._phase is _CLOSING:
                     self._window_tried |= 1 << p
                 else:
                     self._end_turn()
@@ -1098,7 +1132,7 @@ class Round:
                 self._discard_drawn(p)
             else:
                 if not self._power_unannounced():
-                    self._events.append(_new_event(Event, (EventKind.SKIP, p, (), (), None, "")))
+                    self._events.append(_new_event(Event, (_EV_SKIP, p, (), (), None, "")))
                 self._end_power()
         elif local < sp.o_replace:
             self._choose_opening(p, self._opening_choices[local - sp.o_opening])
@@ -1140,9 +1174,7 @@ class Round:
                 positions.append((p, pos))
                 cards.append(self.deck[c])
         self._events.append(
-            _new_event(
-                Event, (EventKind.RE_PEEK, p, tuple(positions), tuple(cards), self._only[p], "")
-            )
+            _new_event(Event, (_EV_RE_PEEK, p, tuple(positions), tuple(cards), self._only[p], ""))
         )
 
     def _draw(self, p: int) -> None:
@@ -1151,13 +1183,13 @@ class Round:
         self._from_stock = True
         self._known[c] = 1 << p
         self._events.append(
-            _new_event(Event, (EventKind.DRAW, p, (), (self.deck[c],), self._only[p], ""))
+            _new_event(Event, (_EV_DRAW, p, (), (self.deck[c],), self._only[p], ""))
         )
         power = self._power[c]
         if power is not None and self._draw_timing:
             self._start_power(p, power, c, after_drawn=True)
         else:
-            self._phase = Phase.DRAWN
+            self._phase = _DRAWN
 
     def _take(self, p: int) -> None:
         c = self._discard.pop()
@@ -1166,8 +1198,8 @@ class Round:
         self._known[c] = self._ALL
         self._window_open = False
         self._window_won = False
-        self._events.append(_new_event(Event, (EventKind.TAKE, p, (), (self.deck[c],), None, "")))
-        self._phase = Phase.TAKEN
+        self._events.append(_new_event(Event, (_EV_TAKE, p, (), (self.deck[c],), None, "")))
+        self._phase = _TAKEN
 
     def _open_window(self, p: int) -> None:
         if self._snapping:
@@ -1186,7 +1218,7 @@ class Round:
         self._discard.append(old)
         self._known[old] = self._ALL
         self._events.append(
-            _new_event(Event, (EventKind.REPLACE, p, ((p, i + 1),), (self.deck[old],), None, ""))
+            _new_event(Event, (_EV_REPLACE, p, ((p, i + 1),), (self.deck[old],), None, ""))
         )
         if self._snapping:
             self._open_window(p)
@@ -1205,9 +1237,7 @@ class Round:
         self._drawn = -1
         self._discard.append(c)
         self._known[c] = self._ALL
-        self._events.append(
-            _new_event(Event, (EventKind.DISCARD, p, (), (self.deck[c],), None, ""))
-        )
+        self._events.append(_new_event(Event, (_EV_DISCARD, p, (), (self.deck[c],), None, "")))
         self._open_window(p)
         power = self._power[c]
         if power is not None and not self._draw_timing and self._from_stock:
@@ -1231,9 +1261,7 @@ class Round:
                 self._discard.append(c)
                 self._known[c] = self._ALL
             row[indices[0]] = drawn
-            self._events.append(
-                _new_event(Event, (EventKind.EXCHANGE, p, positions, cards, None, ""))
-            )
+            self._events.append(_new_event(Event, (_EV_EXCHANGE, p, positions, cards, None, "")))
             self._open_window(p)
         else:
             for i in indices:
@@ -1245,7 +1273,7 @@ class Round:
                 self._layout_changed()
                 self._emit(
                     Event(
-                        EventKind.FAILED_EXCHANGE,
+                        _EV_FAILED_EXCHANGE,
                         p,
                         (*positions, (p, j + 1)),
                         (*cards, self.deck[drawn]),
@@ -1257,7 +1285,7 @@ class Round:
                     _new_event(
                         Event,
                         (
-                            EventKind.FAILED_EXCHANGE,
+                            _EV_FAILED_EXCHANGE,
                             p,
                             positions,
                             (*cards, self.deck[drawn]),
@@ -1278,9 +1306,9 @@ class Round:
         self._after_power_drawn = after_drawn
         if not self._power_unannounced():
             self._events.append(
-                _new_event(Event, (EventKind.POWER, p, (), (self.deck[card],), None, power.name))
+                _new_event(Event, (_EV_POWER, p, (), (self.deck[card],), None, power.name))
             )
-        self._phase = Phase.POWER
+        self._phase = _POWER
 
     def _power_unannounced(self) -> bool:
         """A power from a card only its holder has seen (a private draw), before any step.
@@ -1307,7 +1335,7 @@ class Round:
         self._peeked = []
         if self._after_power_drawn:
             self._after_power_drawn = False
-            self._phase = Phase.DRAWN
+            self._phase = _DRAWN
         else:
             self._main_action_done(self._current)
 
@@ -1317,9 +1345,7 @@ class Round:
         self._known[c] |= 1 << p
         self._peeked.append(g)
         self._events.append(
-            _new_event(
-                Event, (EventKind.PEEK, p, ((owner, i + 1),), (self.deck[c],), self._only[p], "")
-            )
+            _new_event(Event, (_EV_PEEK, p, ((owner, i + 1),), (self.deck[c],), self._only[p], ""))
         )
         self._advance_power()
 
@@ -1355,7 +1381,7 @@ class Round:
             self._known[cb] |= 1 << p
             self._emit(
                 Event(
-                    EventKind.SWAP,
+                    _EV_SWAP,
                     p,
                     ((oa, ia + 1), (ob, ib + 1)),
                     (self.deck[ca], self.deck[cb]),
@@ -1365,7 +1391,7 @@ class Round:
             )
         else:
             self._events.append(
-                _new_event(Event, (EventKind.SWAP, p, ((oa, ia + 1), (ob, ib + 1)), (), None, ""))
+                _new_event(Event, (_EV_SWAP, p, ((oa, ia + 1), (ob, ib + 1)), (), None, ""))
             )
         self._advance_power()
 
@@ -1391,13 +1417,13 @@ class Round:
                     self._window_won = True
                 else:
                     self._window_open = False
-            self._events.append(_new_event(Event, (EventKind.SNAP, p, positions, shown, None, "")))
+            self._events.append(_new_event(Event, (_EV_SNAP, p, positions, shown, None, "")))
             owner = slots[0] // P
             if owner != p and any(c >= 0 for c in self._slots[p]):
                 self._snapper = p
                 self._give_target = slots[0]
                 self._give_return = self._phase
-                self._phase = Phase.GIVE
+                self._phase = _GIVE
                 return
             self._after_cards_left(owner)
             return
@@ -1427,9 +1453,7 @@ class Round:
         for c in cards:
             self._known[c] |= bits
         note = "too late" if self._window_won else ""
-        self._events.append(
-            _new_event(Event, (EventKind.WRONG_SNAP, p, positions, shown, who, note))
-        )
+        self._events.append(_new_event(Event, (_EV_WRONG_SNAP, p, positions, shown, who, note)))
         self._penalise(p, snap.penalty_cards)
 
     def _penalise(self, p: int, count: int) -> None:
@@ -1439,7 +1463,7 @@ class Round:
                 self._recycle()
             if not self._stock:
                 self._events.append(
-                    _new_event(Event, (EventKind.PENALTY, p, (), (), None, "the stock is empty"))
+                    _new_event(Event, (_EV_PENALTY, p, (), (), None, "the stock is empty"))
                 )
                 break
             c = self._stock.pop()
@@ -1453,9 +1477,7 @@ class Round:
             row[j] = c
             self._layout_changed()
             self._known[c] = 0
-            self._events.append(
-                _new_event(Event, (EventKind.PENALTY, p, ((p, j + 1),), (), None, ""))
-            )
+            self._events.append(_new_event(Event, (_EV_PENALTY, p, ((p, j + 1),), (), None, "")))
         self._check_stock()
 
     def _check_stock(self) -> None:
@@ -1463,7 +1485,7 @@ class Round:
         has yet to draw (now or once a give returns to its turn), the round ends."""
         if not self._stock and self.rules.stock.on_empty == "recycle":
             self._recycle()
-        if not self._stock and self._phase is Phase.TURN:
+        if not self._stock and self._phase is _TURN:
             # The turn holder has not drawn yet and now cannot: the stock has run out.
             self._end("stock")
 
@@ -1477,7 +1499,7 @@ class Round:
         self._layout_changed()
         self._penalty_of.pop(c, None)
         self._events.append(
-            _new_event(Event, (EventKind.GIVE, p, ((p, i + 1), (owner, ti + 1)), (), None, ""))
+            _new_event(Event, (_EV_GIVE, p, ((p, i + 1), (owner, ti + 1)), (), None, ""))
         )
         self._phase = self._give_return
         self._snapper = -1
@@ -1496,7 +1518,7 @@ class Round:
         elif mode == "end":
             self._end("empty-grid")
         elif mode == "call" and self._caller < 0:
-            if self._phase is Phase.CLOSING:
+            if self._phase is _CLOSING:
                 return  # the round is already ending: no final turns to give
             if snap.empty_grid_calls == "next-turn":
                 self._calls_owed |= 1 << p
@@ -1505,7 +1527,7 @@ class Round:
             if self._caller_locked:  # only a locked grid changes what may be snapped
                 self._layout_changed()
             self._final = self._final_queue(p)
-            self._events.append(_new_event(Event, (EventKind.CALL, p, (), (), None, "empty grid")))
+            self._events.append(_new_event(Event, (_EV_CALL, p, (), (), None, "empty grid")))
 
     def _final_queue(self, caller: int) -> list[int]:
         """The final turns after a call by ``caller`` during the current player's turn.
@@ -1532,21 +1554,21 @@ class Round:
         if self._caller_locked:  # only a locked grid changes what may be snapped
             self._layout_changed()
         self._final = self._final_queue(p)
-        self._events.append(_new_event(Event, (EventKind.CALL, p, (), (), None, "")))
+        self._events.append(_new_event(Event, (_EV_CALL, p, (), (), None, "")))
         self._end_turn()
 
     def _main_action_done(self, p: int) -> None:
-        if self._phase is Phase.OVER:
+        if self._phase is _OVER:
             return
         if self._call_last:
             stock_left = self._stock or (self._recycling and len(self._discard) > 1)
             if stock_left and self._can_call(p):
-                self._phase = Phase.END_OF_TURN
+                self._phase = _END_OF_TURN
                 return
         self._end_turn()
 
     def _end_turn(self) -> None:
-        if self._phase is Phase.OVER:
+        if self._phase is _OVER:
             return
         c = self._current
         self._turns[c] += 1
@@ -1574,14 +1596,14 @@ class Round:
         the table says so (``snap.last_discard``)."""
         if self.rules.snap.last_discard and self._window_open:
             self._closing_reason = reason
-            self._phase = Phase.CLOSING
+            self._phase = _CLOSING
             if self.reactors:
                 return
         self._end(reason)
 
     def _after_closing_action(self) -> None:
         """In phase ``CLOSING``: end the round once nobody may snap its last discard."""
-        if self._phase is Phase.CLOSING and not (self._window_open and self.reactors):
+        if self._phase is _CLOSING and not (self._window_open and self.reactors):
             self._end(self._closing_reason)
 
     def _recycle(self) -> None:
@@ -1597,11 +1619,11 @@ class Round:
         for c in cards:
             self._known[c] = 0
         self._events.append(
-            _new_event(Event, (EventKind.RECYCLE, -1, (), (), None, f"{len(cards)} cards"))
+            _new_event(Event, (_EV_RECYCLE, -1, (), (), None, f"{len(cards)} cards"))
         )
 
     def _end(self, reason: str, *, empty_winner: int | None = None) -> None:
-        self._phase = Phase.OVER
+        self._phase = _OVER
         self._window_open = False
         self._window_won = False
         hands = []
@@ -1623,7 +1645,7 @@ class Round:
             empty_winner=empty_winner,
             values=values,
         )
-        self._events.append(_new_event(Event, (EventKind.END, -1, (), (), None, reason)))
+        self._events.append(_new_event(Event, (_EV_END, -1, (), (), None, reason)))
 
     # ------------------------------------------------------------------ views
     def view(self, player: int) -> PlayerView:
@@ -1660,7 +1682,7 @@ class Round:
         step = None
         phase = _PHASE_NAMES[self._phase]
         if power is not None:
-            if self._phase is Phase.POWER:
+            if self._phase is _POWER:
                 step = power.steps[self._step]
             if player != self._current and not known[self._power_card] & bit:
                 # another player who has not seen the card cannot tell which power it is
