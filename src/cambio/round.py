@@ -188,6 +188,12 @@ def _singletons(n: int) -> tuple[frozenset[int], ...]:
     return tuple(frozenset({p}) for p in range(n))
 
 
+@functools.lru_cache(maxsize=64)
+def _turn_events(n: int) -> tuple[Event, ...]:
+    """The ``turn`` event of each seat: immutable and always the same, so shared."""
+    return tuple(_new_event(Event, (_EV_TURN, p, (), (), None, "")) for p in range(n))
+
+
 # the "rules" of a blank Round, made only by Round._from_fields: under mypyc, Round is a
 # native class (attributes in slots, no __dict__) that no code can create without
 # calling __init__, which returns at once for this marker
@@ -387,6 +393,7 @@ class Round:
         # until their own layout changes (_layout_changed gives each its own then)
         self._layout_cache = self.space.deal_cache(self._G, self._snap_any)
         self._only = _singletons(n)
+        self._turn_event = _turn_events(n)
         self._per = self.space.per_player
         self._o_replace = self.space.o_replace
         self._size = self.space.size
@@ -449,7 +456,7 @@ class Round:
     def _begin_turn(self, p: int) -> None:
         self._current = p
         self._phase = _TURN
-        self._events.append(_new_event(Event, (_EV_TURN, p, (), (), None, "")))
+        self._events.append(self._turn_event[p])
         if self._calls_owed and self._calls_owed >> p & 1:
             self._calls_owed &= ~(1 << p)
             if self._caller < 0 and not any(c >= 0 for c in self._slots[p]):
