@@ -21,12 +21,12 @@ from strategies import rulesets
 
 def _fresh(r: Round, p: int) -> tuple[list[int], list[int]]:
     """``p``'s legal ids and legal snap ids with every cache of ``r`` dropped."""
-    saved = r._layout_cache, r._legal_cache
-    r._layout_cache, r._legal_cache = {}, {}
+    saved = r._layout_cache, r._legal_of, r._legal_ids
+    r._drop_caches()
     try:
         return r.legal_action_ids(p), r.legal_snap_ids(p)
     finally:
-        r._layout_cache, r._legal_cache = saved
+        r._layout_cache, r._legal_of, r._legal_ids = saved
 
 
 def _check_round(r: Round, seed: int, steps: int) -> int:

@@ -958,7 +958,7 @@ class InfoSet:
         histories[self.view.player] = self._history
         d["_histories"] = histories
         d["_actions"] = []
-        d["_legal_cache"] = {}
+        d["_legal_of"] = -1
         d["_layout_cache"] = {}
         return Round._from_fields(d)
 

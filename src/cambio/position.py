@@ -597,8 +597,7 @@ def read_position(rules: RuleSet | str, text: str) -> Round:
     rnd._events = []
     rnd._histories = [() for _ in range(n)]
     rnd._actions = []
-    rnd._legal_cache = {}
-    rnd._layout_cache = {}
+    rnd._drop_caches()
     rnd._result = None
     _check_phase(rnd, fields, opts)
     if rnd._phase is Phase.OVER:

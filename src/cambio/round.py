@@ -387,7 +387,9 @@ class Round:
         # when the round's log has grown since (views share it, so it must not change)
         self._histories: list[tuple[Event, ...]] = [() for _ in range(n)]
         self._actions: list[int] = []
-        self._legal_cache: dict[int, list[int]] = {}
+        # the legal ids of one player (the last asked; -1: none), until the next action
+        self._legal_of = -1
+        self._legal_ids: list[int] = []
         # snap and replace ids by grid layout; at the deal every round of this action
         # space, grid size and snap reach has the same layout, so they share one cache
         # until their own layout changes (_layout_changed gives each its own then)
@@ -681,10 +683,10 @@ class Round:
             for p in range(self.players):
                 out.extend(self.legal_action_ids(p))
             return out
-        cached = self._legal_cache.get(player)
-        if cached is None:
-            cached = self._legal_cache[player] = self._legal(player)
-        return cached[:]
+        if player != self._legal_of:
+            self._legal_ids = self._legal(player)
+            self._legal_of = player
+        return self._legal_ids[:]
 
     def legal_snap_ids(self, player: int) -> list[int]:
         """Ids of ``player``'s legal snap actions, ascending: its
@@ -993,6 +995,12 @@ class Round:
         own (the one it had may be shared by rounds still at the deal's layout)."""
         self._layout_cache = {}
 
+    def _drop_caches(self) -> None:
+        """Forget every cached answer: for code that sets a round's state directly
+        (loading a save or a position), which the caches cannot follow."""
+        self._legal_of = -1
+        self._layout_cache = {}
+
     # ------------------------------------------------------------------ apply
     def _coerce(self, action: Action | int) -> int:
         if isinstance(action, bool):
@@ -1069,20 +1077,55 @@ class Round:
         the round exactly as it was.
         """
         aid = action if type(action) is int and 0 <= action < self._size else self._coerce(action)
-        player, local = divmod(aid, self._per)
-        legal = self._legal_cache.get(player)
-        if legal is None:
-            legal = self._legal(player)
+        p, local = divmod(aid, self._per)
+        legal = self._legal_ids if p == self._legal_of else self._legal(p)
         if aid not in legal:
             raise IllegalActionError(self.space.decode(aid), self._why(aid))
         events = self._events
         start = len(events)
-        self._legal_cache = {}
+        self._legal_of = -1  # the legal actions change with the state
         self._actions.append(aid)
-        self._do(player, local)
+        # the transition of each kind of action (see ActionSpace for how a player's
+        # local ids are laid out), the commonest first
+        sp = self.space
+        o = self._o_replace
+        if o <= local < o + self._P:
+            self._replace(p, local - o)
+        elif local < sp.o_opening:
+            if local == _DRAW:
+                self._draw(p)
+            elif local == _TAKE:
+                self._take(p)
+            elif local == _DISCARD:
+                self._discard_drawn(p)
+            elif local == _CALL:
+                self._call(p)
+            elif local == _PASS:
+                self._pass(p)
+            elif local == _REPEEK:
+                self._re_peek(p)
+            else:
+                self._skip(p)
+        elif local < sp.o_replace:
+            self._choose_opening(p, self._opening_choices[local - sp.o_opening])
+        elif local < sp.o_snap:
+            self._peek(p, local - sp.o_peek)
+        elif local < sp.o_give:
+            self._snap(p, [local - sp.o_snap])
+        elif local < sp.o_swap:
+            self._give(p, local - sp.o_give)
+        elif local < sp.o_exchange:
+            a, b = sp.decode(aid).positions
+            self._swap(p, a[0] * self._P + a[1] - 1, b[0] * self._P + b[1] - 1)
+        elif local < sp.o_snap_many:
+            mask = local - sp.o_exchange
+            self._exchange(p, [i for i in range(self._P) if mask >> i & 1])
+        else:
+            mask = local - sp.o_snap_many
+            self._snap(p, [p * self._P + i for i in range(self._P) if mask >> i & 1])
         if self._phase is _CLOSING:
             self._after_closing_action()
-            self._legal_cache = {}
+            self._legal_of = -1
         return events[start:]
 
     def resolve_snaps(self, actions: Iterable[Action | int]) -> list[Event]:
@@ -1115,51 +1158,17 @@ class Round:
         return events
 
     # ------------------------------------------------------------------ transitions
-    def _do(self, p: int, local: int) -> None:
-        sp = self.space
-        o = self._o_replace
-        if o <= local < o + self._P:  # the commonest decision first
-            self._replace(p, local - o)
-        elif local < sp.o_opening:
-            if local == _DRAW:
-                self._draw(p)
-            elif local == _TAKE:
-                self._take(p)
-            elif local == _CALL:
-                self._call(p)
-            elif local == _PASS:
-                self._events.append(_new_event(Event, (_EV_PASS, p, (), (), None, "")))
-                if self._phase is _CLOSING:
-                    self._window_tried |= 1 << p
-                else:
-                    self._end_turn()
-            elif local == _REPEEK:
-                self._re_peek(p)
-            elif local == _DISCARD:
-                self._discard_drawn(p)
-            else:
-                if not self._power_unannounced():
-                    self._events.append(_new_event(Event, (_EV_SKIP, p, (), (), None, "")))
-                self._end_power()
-        elif local < sp.o_replace:
-            self._choose_opening(p, self._opening_choices[local - sp.o_opening])
-        elif local < sp.o_peek:
-            self._replace(p, local - sp.o_replace)
-        elif local < sp.o_snap:
-            self._peek(p, local - sp.o_peek)
-        elif local < sp.o_give:
-            self._snap(p, [local - sp.o_snap])
-        elif local < sp.o_swap:
-            self._give(p, local - sp.o_give)
-        elif local < sp.o_exchange:
-            a, b = sp.decode(p * sp.per_player + local).positions
-            self._swap(p, a[0] * self._P + a[1] - 1, b[0] * self._P + b[1] - 1)
-        elif local < sp.o_snap_many:
-            mask = local - sp.o_exchange
-            self._exchange(p, [i for i in range(self._P) if mask >> i & 1])
+    def _pass(self, p: int) -> None:
+        self._events.append(_new_event(Event, (_EV_PASS, p, (), (), None, "")))
+        if self._phase is _CLOSING:
+            self._window_tried |= 1 << p
         else:
-            mask = local - sp.o_snap_many
-            self._snap(p, [p * self._P + i for i in range(self._P) if mask >> i & 1])
+            self._end_turn()
+
+    def _skip(self, p: int) -> None:
+        if not self._power_unannounced():
+            self._events.append(_new_event(Event, (_EV_SKIP, p, (), (), None, "")))
+        self._end_power()
 
     def _choose_opening(self, p: int, positions: tuple[int, ...]) -> None:
         self._opening_peek(p, positions)
@@ -1742,7 +1751,7 @@ class Round:
         d["_events"] = self._events[:]
         d["_histories"] = list(self._histories)  # immutable tuples, safely shared
         d["_actions"] = self._actions[:]
-        d["_legal_cache"] = {}
+        d["_legal_of"] = -1
         d["_layout_cache"] = {}
         return Round._from_fields(d)
 
