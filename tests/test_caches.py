@@ -2,9 +2,10 @@
 
 A round caches its legal actions until the next action, and its snap and replace
 actions until a grid gains or loses a card (or, where the caller's grid is locked,
-until somebody calls); rounds still at the deal's layout share the latter cache. At
-every decision of random rounds, on every bundled table and on generated ones, the
-cached answers must equal the ones computed afresh with every cache dropped.
+until somebody calls); rounds still at the deal's layout share the latter cache; it
+keeps ``to_act`` as a plain attribute, set after every action. At every decision of
+random rounds, on every bundled table and on generated ones, the cached answers must
+equal the ones computed afresh with every cache dropped.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ def _check_round(r: Round, seed: int, steps: int) -> int:
             (q, tuple(ids)) for q in r.reactors if (ids := _fresh(r, q)[1])
         ]
         who = r.to_act
-        assert who is not None
+        assert who is not None and who == r._who_acts()  # kept up to date, not computed
         options = list(r.legal_action_ids(who))
         for q in r.reactors:
             options.extend(r.legal_snap_ids(q))

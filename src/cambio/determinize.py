@@ -958,9 +958,9 @@ class InfoSet:
         histories[self.view.player] = self._history
         d["_histories"] = histories
         d["_actions"] = []
-        d["_legal_of"] = -1
-        d["_layout_cache"] = {}
-        return Round._from_fields(d)
+        rnd = Round._from_fields(d)
+        rnd._state_set()
+        return rnd
 
 
 def determinize(view: PlayerView, rules: RuleSet, rng: random.Random) -> Round:

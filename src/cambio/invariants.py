@@ -377,7 +377,7 @@ def _problems(r: Round, events: bool = True) -> Iterator[tuple[str, str]]:
         return
 
     # --- a live round has a decision -------------------------------------------------
-    who = r.to_act
+    who = r._who_acts()  # not r.to_act: a loader sets it once the state is checked
     r._drop_caches()
     try:
         legal = r.legal_action_ids(who)

@@ -603,6 +603,7 @@ def read_position(rules: RuleSet | str, text: str) -> Round:
     if rnd._phase is Phase.OVER:
         _score(rnd, state)
     check_position(rnd, _Columns(fields, opts, [pl.col for pl in placed], cell_cols))
+    rnd._state_set()
     rnd._origin = write_position(rnd)
     return rnd
 

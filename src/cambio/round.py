@@ -235,6 +235,11 @@ class Round:
     deck: tuple[Card, ...]
     """Every card of the round in deal order: the grids seat by seat, the first discard,
     then the stock from the top down."""
+    to_act: int | None
+    """The player whose decision moves the round on (``None`` when it is over).
+
+    Kept up to date by every change of the round's state (it is read once a decision,
+    so it is a plain attribute rather than a property); never set it yourself."""
 
     def __init__(
         self,
@@ -404,6 +409,7 @@ class Round:
             _new_event(Event, (_EV_DEAL, -1, (), (order[n * G],), None, f"{n} players"))
         )
         self._start()
+        self.to_act = self._who_acts()
 
     # ------------------------------------------------------------------ set-up
     def _deal_order(self, deck: Sequence[object]) -> list[Card]:
@@ -519,12 +525,9 @@ class Round:
             raise ValueError(f"there is no player {player}")
         return self._phase if player == self._current else self.phase
 
-    @property
-    def to_act(self) -> int | None:
-        """The player whose decision moves the round on (``None`` when it is over)."""
+    def _who_acts(self) -> int | None:
+        """Who :attr:`to_act` names, worked out from the phase (see :meth:`apply`)."""
         phase = self._phase
-        if phase is _TURN or phase is _DRAWN:
-            return self._current
         if phase is _OVER:
             return None
         if phase is _OPENING:
@@ -1001,6 +1004,12 @@ class Round:
         self._legal_of = -1
         self._layout_cache = {}
 
+    def _state_set(self) -> None:
+        """Drop the caches and work out :attr:`to_act`: for code that has set the
+        round's state directly, once that state is known to be consistent."""
+        self._drop_caches()
+        self.to_act = self._who_acts()
+
     # ------------------------------------------------------------------ apply
     def _coerce(self, action: Action | int) -> int:
         if isinstance(action, bool):
@@ -1123,9 +1132,14 @@ class Round:
         else:
             mask = local - sp.o_snap_many
             self._snap(p, [p * self._P + i for i in range(self._P) if mask >> i & 1])
-        if self._phase is _CLOSING:
-            self._after_closing_action()
-            self._legal_of = -1
+        phase = self._phase
+        if phase is _TURN or phase is _DRAWN:  # the commonest: the turn holder acts
+            self.to_act = self._current
+        else:
+            if phase is _CLOSING:
+                self._after_closing_action()
+                self._legal_of = -1
+            self.to_act = self._who_acts()
         return events[start:]
 
     def resolve_snaps(self, actions: Iterable[Action | int]) -> list[Event]:

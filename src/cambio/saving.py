@@ -824,6 +824,7 @@ def _restore(doc: SavedRound, verify: bool) -> Round:
     rnd._actions = ids
     rnd._drop_caches()
     ensure_consistent(rnd, at, events=origin is None)
+    rnd._state_set()
     if verify and replay() != rnd:
         raise SaveError("$.state", "the saved state disagrees with a replay of the saved actions")
     return rnd
