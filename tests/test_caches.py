@@ -74,3 +74,31 @@ def test_cached_legal_actions_match_fresh_ones_on_generated_tables(
     _check_round(r, seed, 150)
     copy = Round(rules, r.players, seed=seed)  # a new round of the same table, same space
     _check_round(copy, seed + 1, 60)
+
+
+def test_rounds_built_from_a_state_name_who_acts() -> None:
+    # a load, a written position and a determinization set the state directly: each
+    # must work out to_act afresh, as play does after every action
+    from cambio.determinize import determinize
+
+    checked = 0
+    for name in cambio.available_variants():
+        rules = cambio.load_ruleset(name)
+        for seed in range(2):
+            r = Round(rules, seed=seed)
+            rng = random.Random(seed)
+            for _ in range(rng.randrange(5, 60)):
+                if r.is_over:
+                    break
+                who = r.to_act
+                assert who is not None
+                r.apply(rng.choice(r.legal_action_ids(who)))
+            loaded = Round.from_json(r.to_json())
+            assert loaded.to_act == r.to_act == r._who_acts()
+            assert Round.from_position(rules, r.position()).to_act == r.to_act
+            if not r.is_over:
+                for p in range(r.players):
+                    sample = determinize(r.view(p), rules, random.Random(seed))
+                    assert sample.to_act == r.to_act
+            checked += 1
+    assert checked > 10
