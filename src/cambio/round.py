@@ -735,15 +735,32 @@ class Round:
     def _legal(self, p: int) -> list[int]:
         phase = self._phase
         if p == self._current and phase <= _TAKEN and phase is not _OPENING:
-            # the fast path of the commonest decisions: the start of a turn, and a card
-            # drawn or taken to place (the same ids as _turn_ids)
+            # the commonest decisions, worked out here rather than in helpers (on the
+            # hot path a call costs more than most of these lines)
             base = p * self._per
             ids: list[int]
             if phase is _TURN:
-                ids = self._start_ids(p, base)
+                # the start of a turn: draw while the stock lasts; take the discard
+                # (turn.take_discard) into a grid that has a card to give for it; call
+                # (call.timing "before-draw", from call.earliest turns on); look at the
+                # opening positions again, once a round (opening.re_peek)
+                ids = [base + _DRAW] if self._stock else []
+                if self._take_ok and self._discard and self._slots[p].count(-1) < self._P:
+                    ids.append(base + _TAKE)
+                if (
+                    self._call_first
+                    and self._caller < 0
+                    and (not self._earliest or min(self._turns) >= self._earliest)
+                ):
+                    ids.append(base + _CALL)
+                if self._re_peek_ok and not self._repeek_used >> p & 1 and self._opening_seen[p]:
+                    ids.append(base + _REPEEK)
             else:
+                # a card drawn or taken to place: discard it (a drawn card only), put it
+                # in a filled position, or exchange equal cards for it (turn.exchange_equal)
                 ids = [base + _DISCARD] if phase is _DRAWN else []
-                ids.extend(self._replace_ids(p, base))
+                replace = self._layout_cache.get(~p)
+                ids.extend(self._replace_ids(p) if replace is None else replace)
                 if self._exchange_ok:
                     o = base + self.space.o_exchange
                     ids.extend([o + m for m in self._exchange_masks(p)])
@@ -786,16 +803,9 @@ class Round:
         )
 
     def _turn_ids(self, p: int, base: int) -> list[int]:
+        """The turn holder's ids after its card is placed: a power's step, or the call
+        at the end of the turn (the earlier decisions are :meth:`_legal`'s fast path)."""
         phase = self._phase
-        sp = self.space
-        if phase is _TURN:
-            return self._start_ids(p, base)
-        if phase is _DRAWN or phase is _TAKEN:
-            ids = [base + _DISCARD] if phase is _DRAWN else []
-            ids.extend(self._replace_ids(p, base))
-            if self._exchange_ok:
-                ids.extend(base + sp.o_exchange + m for m in self._exchange_masks(p))
-            return ids
         if phase is _POWER:
             return self._power_ids(p, base)
         if phase is _END_OF_TURN:
@@ -805,27 +815,12 @@ class Round:
             return ids
         return []
 
-    def _start_ids(self, p: int, base: int) -> list[int]:
-        """The start of ``p``'s turn: draw, take the discard, call, re-peek."""
-        ids = [base + _DRAW] if self._stock else []
-        if self._take_ok and self._discard and self._slots[p].count(-1) < self._P:
-            ids.append(base + _TAKE)
-        if (
-            self._call_first
-            and self._caller < 0
-            and (not self._earliest or min(self._turns) >= self._earliest)
-        ):
-            ids.append(base + _CALL)
-        if self._re_peek_ok and not self._repeek_used >> p & 1 and self._opening_seen[p]:
-            ids.append(base + _REPEEK)
-        return ids
-
-    def _replace_ids(self, p: int, base: int) -> tuple[int, ...]:
+    def _replace_ids(self, p: int) -> tuple[int, ...]:
         """``replace`` of each filled position of ``p``'s (ids, not to be changed): they
         depend on which positions hold a card only, so they are cached like the snaps."""
         cached = self._layout_cache.get(~p)
         if cached is None:
-            o = base + self.space.o_replace
+            o = p * self._per + self._o_replace
             cached = tuple([o + i for i, c in enumerate(self._slots[p]) if c >= 0])
             self._layout_cache[~p] = cached
         return cached
@@ -1259,8 +1254,10 @@ class Round:
             and (self._from_stock or not self._swapped_out_stock_only)
         ):
             self._start_power(p, power, old, after_drawn=False)
-        else:
+        elif self._call_last:
             self._main_action_done(p)
+        else:  # no call at the end of a turn at this table: the turn is over
+            self._end_turn()
 
     def _discard_drawn(self, p: int) -> None:
         c = self._drawn
@@ -1272,8 +1269,10 @@ class Round:
         power = self._power[c]
         if power is not None and not self._draw_timing and self._from_stock:
             self._start_power(p, power, c, after_drawn=False)
-        else:
+        elif self._call_last:
             self._main_action_done(p)
+        else:  # no call at the end of a turn at this table: the turn is over
+            self._end_turn()
 
     def _exchange(self, p: int, indices: list[int]) -> None:
         row = self._slots[p]
@@ -1588,6 +1587,9 @@ class Round:
         self._end_turn()
 
     def _main_action_done(self, p: int) -> None:
+        """The turn's card is placed (and its power used): where calling comes at the end
+        of a turn (``call.timing = "end-of-turn"``) the player may still call, while the
+        stock lasts; otherwise the turn ends."""
         if self._phase is _OVER:
             return
         if self._call_last:
@@ -1619,7 +1621,13 @@ class Round:
                 return
             self._begin_turn(self._final.pop(0))
             return
-        self._begin_turn((c + 1) % self.players)
+        nxt = (c + 1) % self.players
+        if self._calls_owed:
+            self._begin_turn(nxt)
+        else:  # all _begin_turn does when nobody owes a call (and, as here, stock is left)
+            self._current = nxt
+            self._phase = _TURN
+            self._events.append(self._turn_event[nxt])
 
     def _end_after_turn(self, reason: str) -> None:
         """End the round after a turn, first letting its last discard be snapped where
