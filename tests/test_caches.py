@@ -102,3 +102,25 @@ def test_rounds_built_from_a_state_name_who_acts() -> None:
                     assert sample.to_act == r.to_act
             checked += 1
     assert checked > 10
+
+
+def test_a_clone_shares_every_attribute_and_a_copy_equals_its_round() -> None:
+    # Round._clone names every slot by hand (the fastest copy): one it forgot would be
+    # missing from copies and determinized rounds
+    from cambio.round import _ATTRIBUTES
+
+    for name in ("practice", "snap", "penalty"):
+        r = Round(cambio.load_ruleset(name), seed=3)
+        rng = random.Random(3)
+        for _ in range(25):
+            who = r.to_act
+            if who is None:
+                break
+            r.apply(rng.choice(r.legal_action_ids(who)))
+        clone = r._clone()
+        assert len(_ATTRIBUTES) == len(set(_ATTRIBUTES)) > 80
+        for attr in _ATTRIBUTES:
+            assert getattr(clone, attr) is getattr(r, attr), attr
+        copy = r.copy()
+        assert copy == r and copy.to_act == r.to_act
+        assert copy._fields().keys() == r._fields().keys()

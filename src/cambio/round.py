@@ -81,6 +81,7 @@ from __future__ import annotations
 import enum
 import functools
 import itertools
+import operator
 import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -194,8 +195,8 @@ def _turn_events(n: int) -> tuple[Event, ...]:
     return tuple(_new_event(Event, (_EV_TURN, p, (), (), None, "")) for p in range(n))
 
 
-# the "rules" of a blank Round, made only by Round._from_fields: under mypyc, Round is a
-# native class (attributes in slots, no __dict__) that no code can create without
+# the "rules" of a blank Round, made only by Round._from_fields: Round has no __dict__
+# (its attributes are slots, or native under mypyc) and no code creates one without
 # calling __init__, which returns at once for this marker
 _BLANK: Final = "\x00blank round"
 
@@ -219,6 +220,106 @@ class Round:
     table's deck, shuffled by ``seed``. ``dealer`` defaults to the last seat; ``starter``
     to the player on the dealer's left.
     """
+
+    # Every attribute, in slots: on CPython 3.11 an object of more than 30 attributes
+    # in a __dict__ gets neither inline values nor specialized method loads, and every
+    # self.method() looks itself up in that dict; with slots the loads, stores and
+    # method calls of the hot path take their fast paths (a tenth of a decision's
+    # cost). The compiled build ignores __slots__ (its attributes are native already).
+    # A new attribute must be added here; copies and saves enumerate these names.
+    __slots__ = (  # noqa: RUF023 - grouped by meaning, not sorted
+        # the table and the deal (public)
+        "rules",
+        "players",
+        "seed",
+        "dealer",
+        "starter",
+        "space",
+        "deck",
+        "to_act",
+        # what the round derives from its table and deal
+        "_cfg",
+        "_G",
+        "_P",
+        "_ALL",
+        "_opening_choices",
+        "_value",
+        "_key",
+        "_power",
+        "_only",
+        "_turn_event",
+        "_per",
+        "_o_replace",
+        "_size",
+        # rule settings read on the hot paths (see derived.Settings)
+        "_take_ok",
+        "_call_first",
+        "_call_last",
+        "_earliest",
+        "_call_allowed",
+        "_re_peek_ok",
+        "_exchange_ok",
+        "_snapping",
+        "_draw_timing",
+        "_swapped_out",
+        "_penalty_blind",
+        "_swapped_out_stock_only",
+        "_recycling",
+        "_max_turns",
+        "_caller_locked",
+        "_snap_when",
+        "_penalty_need",
+        "_penalty_first_empty",
+        "_snap_any",
+        # the cards and who knows them
+        "_slots",
+        "_discard",
+        "_stock",
+        "_known",
+        "_drawn",
+        "_from_stock",
+        "_penalty_of",
+        # where the round stands
+        "_phase",
+        "_current",
+        "_power_now",
+        "_power_card",
+        "_step",
+        "_peeked",
+        "_after_power_drawn",
+        "_caller",
+        "_final",
+        "_window_open",
+        "_window_discarder",
+        "_window_tried",
+        "_window_won",
+        "_closing_reason",
+        "_calls_owed",
+        "_snapper",
+        "_give_target",
+        "_give_return",
+        "_turns",
+        "_total_turns",
+        "_repeek_used",
+        "_opening_seen",
+        "_pending",
+        "_recycles",
+        "_plies_before",
+        "_origin",
+        "_result",
+        # the record
+        "_events",
+        "_histories",
+        "_actions",
+        # caches (views' shared tuples, legal ids, snap and replace ids by layout)
+        "_discard_seen",
+        "_discard_cards",
+        "_present_of",
+        "_present",
+        "_legal_of",
+        "_legal_ids",
+        "_layout_cache",
+    )
 
     rules: RuleSet
     """The table's rules."""
@@ -1759,23 +1860,116 @@ class Round:
     # ------------------------------------------------------------------ copy, save, load
     def copy(self) -> Round:
         """An independent copy (for search): same state, separate future."""
-        d = self._fields()
-        d["_slots"] = [row[:] for row in self._slots]
-        d["_discard"] = self._discard[:]
-        d["_stock"] = self._stock[:]
-        d["_known"] = self._known[:]
-        d["_peeked"] = self._peeked[:]
-        d["_final"] = self._final[:]
-        d["_turns"] = self._turns[:]
-        d["_pending"] = self._pending[:]
-        d["_penalty_of"] = dict(self._penalty_of)
-        d["_opening_seen"] = self._opening_seen[:]
-        d["_events"] = self._events[:]
-        d["_histories"] = list(self._histories)  # immutable tuples, safely shared
-        d["_actions"] = self._actions[:]
-        d["_legal_of"] = -1
-        d["_layout_cache"] = {}
-        return Round._from_fields(d)
+        new = self._clone()
+        new._slots = [row[:] for row in self._slots]
+        new._discard = self._discard[:]
+        new._stock = self._stock[:]
+        new._known = self._known[:]
+        new._peeked = self._peeked[:]
+        new._final = self._final[:]
+        new._turns = self._turns[:]
+        new._pending = self._pending[:]
+        new._penalty_of = dict(self._penalty_of)
+        new._opening_seen = self._opening_seen[:]
+        new._events = self._events[:]
+        new._histories = list(self._histories)  # immutable tuples, safely shared
+        new._actions = self._actions[:]
+        new._legal_of = -1
+        new._layout_cache = {}
+        return new
+
+    def _clone(self) -> Round:
+        """A round whose every attribute is this one's (shared, not copied): the base of
+        :meth:`copy` and of rounds built from a known state. Written out attribute by
+        attribute, in the order of ``__slots__``, because that is the fastest copy of a
+        slotted (or native) object; ``tests/test_caches.py`` checks that it names every
+        slot."""
+        new = Round(_BLANK)
+        new.rules = self.rules
+        new.players = self.players
+        new.seed = self.seed
+        new.dealer = self.dealer
+        new.starter = self.starter
+        new.space = self.space
+        new.deck = self.deck
+        new.to_act = self.to_act
+        new._cfg = self._cfg
+        new._G = self._G
+        new._P = self._P
+        new._ALL = self._ALL
+        new._opening_choices = self._opening_choices
+        new._value = self._value
+        new._key = self._key
+        new._power = self._power
+        new._only = self._only
+        new._turn_event = self._turn_event
+        new._per = self._per
+        new._o_replace = self._o_replace
+        new._size = self._size
+        new._take_ok = self._take_ok
+        new._call_first = self._call_first
+        new._call_last = self._call_last
+        new._earliest = self._earliest
+        new._call_allowed = self._call_allowed
+        new._re_peek_ok = self._re_peek_ok
+        new._exchange_ok = self._exchange_ok
+        new._snapping = self._snapping
+        new._draw_timing = self._draw_timing
+        new._swapped_out = self._swapped_out
+        new._penalty_blind = self._penalty_blind
+        new._swapped_out_stock_only = self._swapped_out_stock_only
+        new._recycling = self._recycling
+        new._max_turns = self._max_turns
+        new._caller_locked = self._caller_locked
+        new._snap_when = self._snap_when
+        new._penalty_need = self._penalty_need
+        new._penalty_first_empty = self._penalty_first_empty
+        new._snap_any = self._snap_any
+        new._slots = self._slots
+        new._discard = self._discard
+        new._stock = self._stock
+        new._known = self._known
+        new._drawn = self._drawn
+        new._from_stock = self._from_stock
+        new._penalty_of = self._penalty_of
+        new._phase = self._phase
+        new._current = self._current
+        new._power_now = self._power_now
+        new._power_card = self._power_card
+        new._step = self._step
+        new._peeked = self._peeked
+        new._after_power_drawn = self._after_power_drawn
+        new._caller = self._caller
+        new._final = self._final
+        new._window_open = self._window_open
+        new._window_discarder = self._window_discarder
+        new._window_tried = self._window_tried
+        new._window_won = self._window_won
+        new._closing_reason = self._closing_reason
+        new._calls_owed = self._calls_owed
+        new._snapper = self._snapper
+        new._give_target = self._give_target
+        new._give_return = self._give_return
+        new._turns = self._turns
+        new._total_turns = self._total_turns
+        new._repeek_used = self._repeek_used
+        new._opening_seen = self._opening_seen
+        new._pending = self._pending
+        new._recycles = self._recycles
+        new._plies_before = self._plies_before
+        new._origin = self._origin
+        new._result = self._result
+        new._events = self._events
+        new._histories = self._histories
+        new._actions = self._actions
+        new._discard_seen = self._discard_seen
+        new._discard_cards = self._discard_cards
+        new._present_of = self._present_of
+        new._present = self._present
+        new._legal_of = self._legal_of
+        new._legal_ids = self._legal_ids
+        new._layout_cache = self._layout_cache
+        return new
 
     def __reduce__(self) -> tuple[Any, ...]:
         # pickle and copy.deepcopy: a compiled Round cannot be made without __init__,
@@ -1784,9 +1978,7 @@ class Round:
 
     def _fields(self) -> dict[str, Any]:
         """Every attribute of the round by name: a new dict whose values are shared."""
-        if _NATIVE:
-            return {name: getattr(self, name) for name in _ATTRIBUTES}
-        return self.__dict__.copy()
+        return dict(zip(_ATTRIBUTES, _get_attributes(self), strict=True))
 
     @staticmethod
     def _from_fields(fields: dict[str, Any]) -> Round:
@@ -1794,13 +1986,9 @@ class Round:
 
         No checks and no deal: for copies and for rounds built from a known state.
         """
-        if _NATIVE:
-            new = Round(_BLANK)
-            for name, value in fields.items():
-                setattr(new, name, value)
-        else:
-            new = object.__new__(Round)
-            new.__dict__.update(fields)
+        new = Round(_BLANK)
+        for name, value in fields.items():
+            setattr(new, name, value)
         return new
 
     def _state(self) -> tuple[Any, ...]:
@@ -1930,9 +2118,9 @@ class Round:
         return rnd
 
 
-# Whether mypyc compiled Round (a native class): copies then go attribute by attribute
-_NATIVE: Final = "__dict__" not in vars(Round)
-_ATTRIBUTES: Final[tuple[str, ...]] = getattr(Round, "__mypyc_attrs__", ())
+# Every attribute of a round (a compiled Round lists its native attributes itself)
+_ATTRIBUTES: Final[tuple[str, ...]] = getattr(Round, "__mypyc_attrs__", None) or Round.__slots__
+_get_attributes: Final = operator.attrgetter(*_ATTRIBUTES)
 
 
 def _round_from_fields(fields: dict[str, Any]) -> Round:
