@@ -119,8 +119,9 @@ def test_a_clone_shares_every_attribute_and_a_copy_equals_its_round() -> None:
             r.apply(rng.choice(r.legal_action_ids(who)))
         clone = r._clone()
         assert len(_ATTRIBUTES) == len(set(_ATTRIBUTES)) > 80
-        for attr in _ATTRIBUTES:
-            assert getattr(clone, attr) is getattr(r, attr), attr
+        for attr in _ATTRIBUTES:  # an attribute the clone missed is unset: getattr raises
+            mine, its = getattr(clone, attr), getattr(r, attr)
+            assert mine is its or (type(its) is int and mine == its), attr  # (boxed ints)
         copy = r.copy()
         assert copy == r and copy.to_act == r.to_act
         assert copy._fields().keys() == r._fields().keys()

@@ -2134,7 +2134,9 @@ class Round:
 
 
 # Every attribute of a round (a compiled Round lists its native attributes itself)
-_ATTRIBUTES: Final[tuple[str, ...]] = getattr(Round, "__mypyc_attrs__", None) or Round.__slots__
+_ATTRIBUTES: Final[tuple[str, ...]] = tuple(
+    getattr(Round, "__mypyc_attrs__", None) or vars(Round)["__slots__"]
+)
 _get_attributes: Final = operator.attrgetter(*_ATTRIBUTES)
 
 
