@@ -107,7 +107,14 @@ from .views import PlayerView
 __all__ = ["Phase", "Round"]
 
 # Local ids of the simple actions (see ActionSpace).
-_DRAW, _TAKE, _CALL, _PASS, _REPEEK, _DISCARD, _SKIP = range(7)
+# (Final: the compiled build inlines them rather than reading the module's dict)
+_DRAW: Final = 0
+_TAKE: Final = 1
+_CALL: Final = 2
+_PASS: Final = 3
+_REPEEK: Final = 4
+_DISCARD: Final = 5
+_SKIP: Final = 6
 
 
 class Phase(enum.IntEnum):
@@ -169,18 +176,18 @@ _EV_TAKE: Final = EventKind.TAKE
 _EV_TURN: Final = EventKind.TURN
 _EV_WRONG_SNAP: Final = EventKind.WRONG_SNAP
 
-_TURN_PHASES = frozenset(
+_TURN_PHASES: Final = frozenset(
     {Phase.TURN, Phase.DRAWN, Phase.TAKEN, Phase.POWER, Phase.END_OF_TURN, Phase.CLOSING}
 )
 # the same, indexed by phase number (an enum member's hash is computed in Python; its
 # index is not)
-_IN_TURN: tuple[bool, ...] = tuple(ph in _TURN_PHASES for ph in Phase)
+_IN_TURN: Final[tuple[bool, ...]] = tuple(ph in _TURN_PHASES for ph in Phase)
 
-_new_event = tuple.__new__  # builds an Event without its keyword-default wrapper
+_new_event: Final = tuple.__new__  # builds an Event without its keyword-default wrapper
 
-_GLOBAL_KEY = 1 << 20  # layout cache keys: p (local snap ids), ~p (replace ids), this + p
+_GLOBAL_KEY: Final = 1 << 20  # layout cache keys: p (local snap ids), ~p (replace ids), this + p
 
-_PHASE_NAMES: tuple[str, ...] = tuple(ph.name.lower() for ph in Phase)
+_PHASE_NAMES: Final[tuple[str, ...]] = tuple(ph.name.lower() for ph in Phase)
 """Each phase's name as views show it, by phase number."""
 
 
@@ -847,7 +854,7 @@ class Round:
 
     def _legal(self, p: int) -> list[int]:
         phase = self._phase
-        if p == self._current and phase <= _TAKEN and phase is not _OPENING:
+        if p == self._current and (phase is _TURN or phase is _DRAWN or phase is _TAKEN):
             # the commonest decisions, worked out here rather than in helpers (on the
             # hot path a call costs more than most of these lines)
             base = p * self._per
