@@ -125,3 +125,25 @@ def test_a_clone_shares_every_attribute_and_a_copy_equals_its_round() -> None:
         copy = r.copy()
         assert copy == r and copy.to_act == r.to_act
         assert copy._fields().keys() == r._fields().keys()
+
+
+def test_the_engines_local_ids_are_the_action_spaces() -> None:
+    # round.py names the simple actions' local ids as constants and dispatches on them
+    from cambio.actions import ActionKind
+    from cambio.round import _CALL, _DISCARD, _DRAW, _PASS, _REPEEK, _SKIP, _TAKE
+
+    for name in cambio.available_variants():
+        r = Round(cambio.load_ruleset(name), seed=0)
+        sp = r.space
+        assert sp.o_opening == _SKIP + 1
+        named = {
+            _DRAW: ActionKind.DRAW,
+            _TAKE: ActionKind.TAKE,
+            _CALL: ActionKind.CALL,
+            _PASS: ActionKind.PASS,
+            _REPEEK: ActionKind.RE_PEEK,
+            _DISCARD: ActionKind.DISCARD,
+            _SKIP: ActionKind.SKIP,
+        }
+        for local, kind in named.items():
+            assert sp.decode(sp.per_player + local).kind is kind

@@ -1201,7 +1201,9 @@ class Round:
         the round exactly as it was.
         """
         aid = action if type(action) is int and 0 <= action < self._size else self._coerce(action)
-        p, local = divmod(aid, self._per)
+        per = self._per
+        p = aid // per
+        local = aid - p * per
         legal = self._legal_ids if p == self._legal_of else self._legal(p)
         if aid not in legal:
             raise IllegalActionError(self.space.decode(aid), self._why(aid))
@@ -1211,11 +1213,10 @@ class Round:
         self._actions.append(aid)
         # the transition of each kind of action (see ActionSpace for how a player's
         # local ids are laid out), the commonest first
-        sp = self.space
         o = self._o_replace
         if o <= local < o + self._P:
             self._replace(p, local - o)
-        elif local < sp.o_opening:
+        elif local <= _SKIP:  # the simple actions: local ids _DRAW to _SKIP
             if local == _DRAW:
                 self._draw(p)
             elif local == _TAKE:
@@ -1230,23 +1231,25 @@ class Round:
                 self._re_peek(p)
             else:
                 self._skip(p)
-        elif local < sp.o_replace:
-            self._choose_opening(p, self._opening_choices[local - sp.o_opening])
-        elif local < sp.o_snap:
-            self._peek(p, local - sp.o_peek)
-        elif local < sp.o_give:
-            self._snap(p, [local - sp.o_snap])
-        elif local < sp.o_swap:
-            self._give(p, local - sp.o_give)
-        elif local < sp.o_exchange:
-            a, b = sp.decode(aid).positions
-            self._swap(p, a[0] * self._P + a[1] - 1, b[0] * self._P + b[1] - 1)
-        elif local < sp.o_snap_many:
-            mask = local - sp.o_exchange
-            self._exchange(p, [i for i in range(self._P) if mask >> i & 1])
         else:
-            mask = local - sp.o_snap_many
-            self._snap(p, [p * self._P + i for i in range(self._P) if mask >> i & 1])
+            sp = self.space
+            if local < sp.o_replace:
+                self._choose_opening(p, self._opening_choices[local - sp.o_opening])
+            elif local < sp.o_snap:
+                self._peek(p, local - sp.o_peek)
+            elif local < sp.o_give:
+                self._snap(p, [local - sp.o_snap])
+            elif local < sp.o_swap:
+                self._give(p, local - sp.o_give)
+            elif local < sp.o_exchange:
+                a, b = sp.decode(aid).positions
+                self._swap(p, a[0] * self._P + a[1] - 1, b[0] * self._P + b[1] - 1)
+            elif local < sp.o_snap_many:
+                mask = local - sp.o_exchange
+                self._exchange(p, [i for i in range(self._P) if mask >> i & 1])
+            else:
+                mask = local - sp.o_snap_many
+                self._snap(p, [p * self._P + i for i in range(self._P) if mask >> i & 1])
         phase = self._phase
         if phase is _TURN or phase is _DRAWN:  # the commonest: the turn holder acts
             self.to_act = self._current
