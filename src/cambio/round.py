@@ -962,9 +962,6 @@ class Round:
         masks.sort()
         return masks
 
-    def _locked(self, g: int) -> bool:
-        return self._caller_locked and self._caller >= 0 and g // self._P == self._caller
-
     def _peek_targets(self, p: int, scope: str) -> list[int]:
         P = self._P
         out: list[int] = []
@@ -995,11 +992,14 @@ class Round:
 
     def _swap_pairs(self, p: int, step: Step) -> list[tuple[int, int]]:
         P = self._P
+        # a locked grid (call.caller_locked: the caller's) neither gives nor takes a card
+        locked = self._caller if self._caller_locked else -1
         filled = [
             owner * P + i
             for owner, row in enumerate(self._slots)
+            if owner != locked
             for i, c in enumerate(row)
-            if c >= 0 and not self._locked(owner * P + i)
+            if c >= 0
         ]
         pairs = self._swap_pairs_of_scope(p, step.scope, filled)
         if self._penalty_blind and self.rules.snap.penalty_position == "after-grid":
@@ -1046,7 +1046,7 @@ class Round:
         if step.action == "peek":
             ids = [base + sp.o_peek + g for g in self._peek_targets(p, step.scope)]
         else:
-            ids = sorted(base + sp.pair(a, b) for a, b in self._swap_pairs(p, step))
+            ids = sorted(sp.pairs(self._swap_pairs(p, step), base))
         if not ids or self.rules.powers.optional or step.optional:
             ids.insert(0, base + _SKIP)
         return ids
