@@ -1251,8 +1251,8 @@ class Round:
                 mask = local - sp.o_snap_many
                 self._snap(p, [p * self._P + i for i in range(self._P) if mask >> i & 1])
         phase = self._phase
-        if phase is _TURN or phase is _DRAWN:  # the commonest: the turn holder acts
-            self.to_act = self._current
+        if phase is _TURN or phase is _DRAWN or phase is _TAKEN:  # the commonest
+            self.to_act = self._current  # the turn holder
         else:
             if phase is _CLOSING:
                 self._after_closing_action()
