@@ -895,18 +895,18 @@ class InfoSet:
             slots, discard, stock, known, drawn, power_card = self._layout(phys)
         deck = assign[:N]
         faces, tpow = self._faces, self._tpow
-        d = self.proto._fields()
-        d["seed"] = rng.randrange(2**63)
-        d["starter"] = self._starter
-        d["dealer"] = (self._starter - 1) % self.players
-        d["deck"] = tuple([faces[t] for t in deck])
-        d["_value"] = [self._tval[t] for t in deck]
-        d["_key"] = [self._tkey[t] for t in deck]
-        d["_power"] = [tpow[t] for t in deck]
-        d["_slots"] = slots
-        d["_discard"] = discard
-        d["_stock"] = stock
-        d["_known"] = known
+        rnd = self.proto._clone()
+        rnd.seed = rng.randrange(2**63)
+        rnd.starter = self._starter
+        rnd.dealer = (self._starter - 1) % self.players
+        rnd.deck = tuple([faces[t] for t in deck])
+        rnd._value = [self._tval[t] for t in deck]
+        rnd._key = [self._tkey[t] for t in deck]
+        rnd._power = [tpow[t] for t in deck]
+        rnd._slots = slots
+        rnd._discard = discard
+        rnd._stock = stock
+        rnd._known = known
         phase, power, step = self._phase, self._power, self._step
         after_drawn = self._after_drawn
         held = self._drawn
@@ -917,50 +917,47 @@ class InfoSet:
             maybe = tpow[assign[held]]
             if maybe is not None:  # fired by the draw, not announced yet
                 phase, power, power_card, step, after_drawn = Phase.POWER, maybe, drawn, 0, True
-        d["_phase"] = phase
-        d["_current"] = self._current
-        d["_drawn"] = drawn
-        d["_from_stock"] = self._from_stock if drawn >= 0 else False
-        d["_power_now"] = power
-        d["_power_card"] = power_card if power is not None else -1
-        d["_step"] = step if power is not None else 0
-        d["_peeked"] = list(self._peeked) if power is not None else []
-        d["_after_power_drawn"] = after_drawn if power is not None else False
-        d["_caller"] = self._caller
-        d["_final"] = list(self._final)
-        d["_window_open"] = self.view.window_open
-        d["_window_discarder"] = self._w_discarder
-        d["_window_tried"] = self._w_tried
-        d["_snapper"] = self._snapper if phase is Phase.GIVE else -1
-        d["_give_target"] = self._give_target if phase is Phase.GIVE else -1
-        d["_give_return"] = self._give_return if phase is Phase.GIVE else Phase.TURN
-        d["_turns"] = list(self.view.turns)
-        d["_total_turns"] = sum(self.view.turns)
-        d["_repeek_used"] = self._repeek
-        d["_opening_seen"] = list(self._opening_seen)
-        d["_pending"] = list(self._pending)
-        d["_recycles"] = self._recycles
-        d["_window_won"] = self._won and self.view.window_open
-        d["_closing_reason"] = self._closing_reason
-        d["_penalty_of"] = {
-            (v if phys is None else phys[v]): o for v, o in self._penalty_of.items()
-        }
-        d["_calls_owed"] = self._owed
-        d["_result"] = None
+        rnd._phase = phase
+        rnd._current = self._current
+        rnd._drawn = drawn
+        rnd._from_stock = self._from_stock if drawn >= 0 else False
+        rnd._power_now = power
+        rnd._power_card = power_card if power is not None else -1
+        rnd._step = step if power is not None else 0
+        rnd._peeked = list(self._peeked) if power is not None else []
+        rnd._after_power_drawn = after_drawn if power is not None else False
+        rnd._caller = self._caller
+        rnd._final = list(self._final)
+        rnd._window_open = self.view.window_open
+        rnd._window_discarder = self._w_discarder
+        rnd._window_tried = self._w_tried
+        rnd._snapper = self._snapper if phase is Phase.GIVE else -1
+        rnd._give_target = self._give_target if phase is Phase.GIVE else -1
+        rnd._give_return = self._give_return if phase is Phase.GIVE else Phase.TURN
+        rnd._turns = list(self.view.turns)
+        rnd._total_turns = sum(self.view.turns)
+        rnd._repeek_used = self._repeek
+        rnd._opening_seen = list(self._opening_seen)
+        rnd._pending = list(self._pending)
+        rnd._recycles = self._recycles
+        rnd._window_won = self._won and self.view.window_open
+        rnd._closing_reason = self._closing_reason
+        rnd._penalty_of = {(v if phys is None else phys[v]): o for v, o in self._penalty_of.items()}
+        rnd._calls_owed = self._owed
+        rnd._result = None
         events = list(self._history)
         make = tuple.__new__
         for k, vars_ in self._fill:
             e = events[k]
             cards = tuple([faces[assign[v]] for v in vars_])
             events[k] = make(Event, (e.kind, e.player, e.positions, cards, e.seen_by, e.note))
-        d["_events"] = events
+        rnd._events = events
         histories: list[tuple[Event, ...]] = [() for _ in range(self.players)]
         histories[self.view.player] = self._history
-        d["_histories"] = histories
-        d["_actions"] = []
-        d["_legal_cache"] = {}
-        d["_layout_cache"] = {}
-        return Round._from_fields(d)
+        rnd._histories = histories
+        rnd._actions = []
+        rnd._state_set()
+        return rnd
 
 
 def determinize(view: PlayerView, rules: RuleSet, rng: random.Random) -> Round:
