@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from operator import is_
 
 from .cards import Card
 from .events import Event, EventKind
@@ -159,6 +160,31 @@ def _faces(rules: RuleSet, proto: Round) -> _Faces:
     return out
 
 
+_FACE_IDS: dict[int, tuple[Card, RuleSet, int]] = {}
+
+
+def _face_ids(rules: RuleSet, tid: dict[Card, int], cards: list[Card | None]) -> list[int]:
+    """Each card's face index (-1 for ``None``), found by the card object's identity
+    where it was met before (no hashing of cards); the entry keeps the card, so its
+    identity is not passed on while it is in there."""
+    out = []
+    memo = _FACE_IDS
+    for c in cards:
+        if c is None:
+            out.append(-1)
+            continue
+        hit = memo.get(id(c))
+        if hit is not None and hit[0] is c and hit[1] is rules:
+            out.append(hit[2])
+            continue
+        t = tid[c]
+        if len(memo) >= 8192:
+            memo.clear()
+        memo[id(c)] = (c, rules, t)
+        out.append(t)
+    return out
+
+
 def _step_fits(step: Step, kind: str, actor: int, places: Sequence[tuple[int, int]]) -> bool:
     """Whether a power step could have produced a peek or swap the viewer saw."""
     if step.action != kind:
@@ -190,6 +216,12 @@ class _HiddenPower:
         self.ended = False
         self.name: str | None = None  # known while the power is under way
 
+    def copy(self) -> _HiddenPower:
+        other = _HiddenPower(self.actor)
+        other.steps = self.steps[:]
+        other.skipped, other.ended, other.name = self.skipped, self.ended, self.name
+        return other
+
     def allows(self, power: Power | None) -> bool:
         if not self.steps and not self.skipped:
             return True  # nothing seen: any card (a silent skip leaves no trace)
@@ -208,6 +240,134 @@ class _HiddenPower:
             if kind == "swap" and step.seen != seen:
                 return False
         return True
+
+
+class _ReadState:
+    """Where the reading of a history stands after some of its events (see :class:`InfoSet`).
+
+    Kept per player and round (:func:`_keep`), so that the next view of the same player
+    is read from there: only the events added since are read again.
+    """
+
+    __slots__ = (
+        "after_drawn",
+        "caller",
+        "current",
+        "discard",
+        "drawn",
+        "evidence",
+        "final",
+        "fixed",
+        "from_stock",
+        "give_return",
+        "give_target",
+        "hidden",
+        "hp",
+        "known",
+        "opening_seen",
+        "owed",
+        "peeked",
+        "penalty_of",
+        "phase",
+        "pool_of",
+        "pools",
+        "power",
+        "power_card",
+        "recycles",
+        "refs",
+        "repeek",
+        "slots",
+        "snapper",
+        "starter",
+        "step",
+        "stock",
+        "w_discarder",
+        "w_tried",
+        "won",
+    )
+
+    def __init__(self) -> None:
+        self.slots: list[list[int]] = []
+        self.discard: list[int] = []
+        self.stock: list[int] = []
+        self.known: list[int] = []
+        self.fixed: list[Card | None] = []
+        self.pool_of: list[int] = []
+        self.pools: list[list[int]] = []
+        self.refs: list[tuple[int, tuple[int, ...]]] = []
+        self.hidden: dict[int, _HiddenPower] = {}
+        self.drawn, self.from_stock = -1, False
+        self.phase = Phase.TURN
+        self.current = -1
+        self.power: Power | None = None
+        self.hp: _HiddenPower | None = None
+        self.power_card, self.step, self.peeked, self.after_drawn = -1, 0, 0, False
+        self.caller, self.final = -1, list[int]()
+        self.w_discarder, self.w_tried = -1, 0
+        self.snapper, self.give_target, self.give_return = -1, -1, Phase.TURN
+        self.repeek = 0
+        self.opening_seen: list[tuple[int, ...]] = []
+        self.starter = -1
+        self.recycles = 0
+        self.won = False
+        self.penalty_of: dict[int, int] = {}
+        self.owed = 0
+        self.evidence: list[Evidence] = []
+
+    def copy(self) -> _ReadState:
+        """A copy that reading on cannot change (every mutable part copied)."""
+        other = _ReadState.__new__(_ReadState)
+        for name in _ReadState.__slots__:
+            setattr(other, name, getattr(self, name))
+        other.slots = [row[:] for row in self.slots]
+        other.discard = self.discard[:]
+        other.stock = self.stock[:]
+        other.known = self.known[:]
+        other.fixed = self.fixed[:]
+        other.pool_of = self.pool_of[:]
+        other.pools = self.pools[:]  # a recycled pool never changes once made
+        other.refs = self.refs[:]
+        if self.hidden:
+            other.hidden = {v: h.copy() for v, h in self.hidden.items()}
+            if self.hp is not None:
+                other.hp = next(other.hidden[v] for v, h in self.hidden.items() if h is self.hp)
+        else:
+            other.hidden = {}
+        other.final = self.final[:]
+        other.opening_seen = self.opening_seen[:]
+        other.penalty_of = self.penalty_of.copy()
+        other.evidence = self.evidence[:]
+        return other
+
+
+_ReadKey = tuple[int, int, int, bool, int]
+_READS: dict[_ReadKey, tuple[RuleSet, tuple[Event, ...], _ReadState]] = {}
+
+
+def _resume(
+    key: _ReadKey, rules: RuleSet, history: tuple[Event, ...]
+) -> tuple[_ReadState, int] | None:
+    """A copy of the reading kept for this player's round, and how many events it read,
+    when ``history`` begins with exactly those events (the same objects); else ``None``."""
+    hit = _READS.get(key)
+    if hit is None:
+        return None
+    kept_rules, kept, state = hit
+    k = len(kept)
+    if kept_rules is not rules or k > len(history) or not all(map(is_, kept, history)):
+        return None
+    return state.copy(), k
+
+
+def _keep(key: _ReadKey, rules: RuleSet, history: tuple[Event, ...], state: _ReadState) -> None:
+    """Keep the reading of ``history`` for the next view of the same player and round.
+
+    The key names the player's first event by its identity; the entry holds that event
+    (through ``history``), so the identity cannot pass to another object meanwhile.
+    """
+    if len(_READS) >= 256 and key not in _READS:
+        _READS.clear()
+    _READS[key] = (rules, history, state)
 
 
 class InfoSet:
@@ -256,37 +416,54 @@ class InfoSet:
         snapping = rules.snap.when != "never"
         choices = bool(proto._opening_choices)
 
-        slots = [list(range(p * G, (p + 1) * G)) + [-1] * (P - G) for p in range(n)]
-        discard = [n * G]
-        stock = list(range(N - 1, n * G, -1))
-        known = [0] * N
-        known[n * G] = ALL
-        fixed: list[Card | None] = [None] * N
-        pool_of = [0] * N
-        pools: list[list[int]] = [[]]  # pools[k]: the slots recycled into stock k (k >= 1)
-        refs: list[tuple[int, tuple[int, ...]]] = []  # events with cards: their slots
-        hidden: dict[int, _HiddenPower] = {}
-        drawn, from_stock = -1, False
-        phase = Phase.OPENING if choices else Phase.TURN
-        current = -1
-        power: Power | None = None
-        hp: _HiddenPower | None = None
-        power_card, step, peeked, after_drawn = -1, 0, 0, False
-        caller, final = -1, list[int]()
-        w_discarder, w_tried = -1, 0
-        snapper, give_target, give_return = -1, -1, Phase.TURN
-        repeek = 0
-        opening_seen: list[tuple[int, ...]] = [()] * n
-        starter = -1
-        recycles = 0
-        won = False  # the open window's discard was snapped already (snap.too_late)
-        penalty_of: dict[int, int] = {}  # penalty cards lying in grid positions
-        owed = 0  # players owed a call at their next turn (snap.empty_grid_calls)
+        history = view.history
+        key = (id(rules), n, me, self._record, id(history[0]))
+        saved = _resume(key, rules, history)
+        if saved is None:
+            st = _ReadState()
+            st.slots = [list(range(p * G, (p + 1) * G)) + [-1] * (P - G) for p in range(n)]
+            st.discard = [n * G]
+            st.stock = list(range(N - 1, n * G, -1))
+            st.known = [0] * N
+            st.known[n * G] = ALL
+            st.fixed = [None] * N
+            st.pool_of = [0] * N
+            st.pools = [[]]
+            st.phase = Phase.OPENING if choices else Phase.TURN
+            st.opening_seen = [()] * n
+            start = 0
+        else:
+            st, start = saved
+        slots = st.slots
+        discard = st.discard
+        stock = st.stock
+        known = st.known
+        fixed = st.fixed
+        pool_of = st.pool_of
+        pools = st.pools  # pools[k]: the slots recycled into stock k (k >= 1)
+        refs = st.refs  # events with a card the viewer did not see: their slots
+        hidden = st.hidden
+        drawn, from_stock = st.drawn, st.from_stock
+        phase = st.phase
+        current = st.current
+        power = st.power
+        hp = st.hp
+        power_card, step, peeked, after_drawn = st.power_card, st.step, st.peeked, st.after_drawn
+        caller, final = st.caller, st.final
+        w_discarder, w_tried = st.w_discarder, st.w_tried
+        snapper, give_target, give_return = st.snapper, st.give_target, st.give_return
+        repeek = st.repeek
+        opening_seen = st.opening_seen
+        starter = st.starter
+        recycles = st.recycles
+        won = st.won  # the open window's discard was snapped already (snap.too_late)
+        penalty_of = st.penalty_of  # penalty cards lying in grid positions
+        owed = st.owed  # players owed a call at their next turn (snap.empty_grid_calls)
+        evidence = st.evidence
         snap_rules = rules.snap
         call_last = rules.call.allowed and rules.call.timing == "end-of-turn"
         record = self._record
         call_first = record and rules.call.allowed and rules.call.timing == "before-draw"
-        evidence: list[Evidence] = []
 
         def grids(q: int) -> Grids:
             bit = 1 << q
@@ -339,7 +516,8 @@ class InfoSet:
             ):
                 owed |= 1 << p
 
-        for k, e in enumerate(view.history):
+        for k in range(start, len(history)):
+            e = history[k]
             kind, p = e.kind, e.player
             vars_: tuple[int, ...] = ()
             if kind == _E_DEAL:
@@ -568,9 +746,10 @@ class InfoSet:
             if e.cards:
                 if len(vars_) != len(e.cards):
                     raise self._fail(k, f"a {kind} event with {len(e.cards)} cards")
-                refs.append((k, vars_))
                 for v, card in zip(vars_, e.cards, strict=True):
                     if card is None:
+                        if not refs or refs[-1][0] != k:
+                            refs.append((k, vars_))
                         continue
                     if card not in self._cards:
                         raise self._fail(k, f"{card} is not in this table's deck")
@@ -578,6 +757,23 @@ class InfoSet:
                     if had is not None and had is not card and had != card:
                         raise self._fail(k, f"{card} where {fixed[v]} was seen")
                     fixed[v] = card
+
+        st.discard, st.stock = discard, stock
+        st.drawn, st.from_stock, st.phase, st.current = drawn, from_stock, phase, current
+        st.power, st.hp = power, hp
+        st.power_card, st.step, st.peeked, st.after_drawn = power_card, step, peeked, after_drawn
+        st.caller, st.final = caller, final
+        st.w_discarder, st.w_tried = w_discarder, w_tried
+        st.snapper, st.give_target, st.give_return = snapper, give_target, give_return
+        st.repeek, st.starter, st.recycles, st.won, st.owed = repeek, starter, recycles, won, owed
+        _keep(key, rules, history, st)
+        # what follows changes the known faces and the hidden powers: not the kept ones
+        fixed = fixed[:]
+        if hidden:
+            copies = {v: h.copy() for v, h in hidden.items()}
+            if hp is not None:
+                hp = next(copies[v] for v, h in hidden.items() if h is hp)
+            hidden = copies
 
         # the view's own record of the present settles what the history leaves open
         vphase = _PHASES.get(view.phase)
@@ -610,7 +806,7 @@ class InfoSet:
         if view.holding is not None:
             fixed[drawn] = view.holding
 
-        self.evidence = evidence
+        self.evidence = evidence[:]
         """What other players' choices suggest about cards the viewer has not seen, as
         read from the history (for a search that weighs its samples; see
         :mod:`cambio.bots.search_bot`), each ``(kind, p, a, b, flag, flag2, grids)``:
@@ -714,11 +910,15 @@ class InfoSet:
             self.rules, self.proto
         )
         self._faces = faces
-        fixed = [-1 if c is None else tid[c] for c in self._fixed]
+        fixed = _face_ids(self.rules, tid, self._fixed)
         self._fixed_t = fixed
-        members: list[list[int]] = [[] for _ in self._pools]
-        for v, k in enumerate(self._pool_of):
-            members[k].append(v)
+        members: list[Sequence[int]]
+        if len(self._pools) == 1:
+            members = [range(len(fixed))]
+        else:
+            members = [[] for _ in self._pools]
+            for v, k in enumerate(self._pool_of):
+                members[k].append(v)  # type: ignore[attr-defined]
         self._draws: list[tuple[list[int], list[int], list[int], list[int]]] = []
         for k, group in enumerate(members):
             if k == 0:
@@ -742,12 +942,17 @@ class InfoSet:
                     )
             if sum(bag) != len(free):
                 raise DeterminizeError("the view's cards do not add up to the table's deck")
-            tied = [v for v in free if v in self._constraints]
-            loose = [v for v in free if v not in self._constraints]
-            rest = [t for t, m in enumerate(bag) for _ in range(m)]
+            if self._constraints:
+                tied = [v for v in free if v in self._constraints]
+                loose = [v for v in free if v not in self._constraints]
+            else:
+                tied, loose = [], free
+            if max(bag, default=0) <= 1:
+                rest = [t for t, m in enumerate(bag) if m]
+            else:
+                rest = [t for t, m in enumerate(bag) for _ in range(m)]
             self._draws.append((loose, tied, bag, rest))
-        history = self._history
-        self._fill = [(k, vs) for k, vs in self._refs if any(c is None for c in history[k].cards)]
+        self._fill = self._refs
         self._layout_fixed = self._layout(None) if len(self._pools) == 1 else None
 
     def _assign(self, rng: random.Random) -> list[int]:
@@ -899,10 +1104,10 @@ class InfoSet:
         d["seed"] = rng.randrange(2**63)
         d["starter"] = self._starter
         d["dealer"] = (self._starter - 1) % self.players
-        d["deck"] = tuple([faces[t] for t in deck])
-        d["_value"] = [self._tval[t] for t in deck]
-        d["_key"] = [self._tkey[t] for t in deck]
-        d["_power"] = [tpow[t] for t in deck]
+        d["deck"] = tuple(map(faces.__getitem__, deck))
+        d["_value"] = list(map(self._tval.__getitem__, deck))
+        d["_key"] = list(map(self._tkey.__getitem__, deck))
+        d["_power"] = list(map(tpow.__getitem__, deck))
         d["_slots"] = slots
         d["_discard"] = discard
         d["_stock"] = stock
@@ -963,10 +1168,24 @@ class InfoSet:
         return Round._from_fields(d)
 
 
+_LAST: list[tuple[PlayerView, RuleSet, InfoSet]] = []
+
+
 def determinize(view: PlayerView, rules: RuleSet, rng: random.Random) -> Round:
     """A round drawn at random among those ``view.player`` cannot tell from the real one.
 
-    See the module documentation for what is kept and what is drawn. For many samples
-    of one view, build an :class:`InfoSet` once and call its :meth:`InfoSet.sample`.
+    See the module documentation for what is kept and what is drawn. Reading a view
+    costs more than drawing a round from it, so the reading is kept: the last few views
+    read (by identity: called again with the same view object, only the drawing is
+    done), and, per player and round, how far that player's history was read (a later
+    view of the same player reads only the events added since). For many samples of
+    one view, an :class:`InfoSet` built once and its :meth:`InfoSet.sample` do the same
+    without the look-up.
     """
-    return InfoSet(view, rules).sample(rng)
+    for kept_view, kept_rules, info in _LAST:
+        if kept_view is view and kept_rules is rules:
+            return info.sample(rng)
+    info = InfoSet(view, rules)
+    _LAST.insert(0, (view, rules, info))
+    del _LAST[4:]
+    return info.sample(rng)
