@@ -160,31 +160,6 @@ def _faces(rules: RuleSet, proto: Round) -> _Faces:
     return out
 
 
-_FACE_IDS: dict[int, tuple[Card, RuleSet, int]] = {}
-
-
-def _face_ids(rules: RuleSet, tid: dict[Card, int], cards: list[Card | None]) -> list[int]:
-    """Each card's face index (-1 for ``None``), found by the card object's identity
-    where it was met before (no hashing of cards); the entry keeps the card, so its
-    identity is not passed on while it is in there."""
-    out = []
-    memo = _FACE_IDS
-    for c in cards:
-        if c is None:
-            out.append(-1)
-            continue
-        hit = memo.get(id(c))
-        if hit is not None and hit[0] is c and hit[1] is rules:
-            out.append(hit[2])
-            continue
-        t = tid[c]
-        if len(memo) >= 8192:
-            memo.clear()
-        memo[id(c)] = (c, rules, t)
-        out.append(t)
-    return out
-
-
 def _step_fits(step: Step, kind: str, actor: int, places: Sequence[tuple[int, int]]) -> bool:
     """Whether a power step could have produced a peek or swap the viewer saw."""
     if step.action != kind:
@@ -258,6 +233,7 @@ class _ReadState:
         "evidence",
         "final",
         "fixed",
+        "fixed_t",
         "from_stock",
         "give_return",
         "give_target",
@@ -292,6 +268,7 @@ class _ReadState:
         self.stock: list[int] = []
         self.known: list[int] = []
         self.fixed: list[Card | None] = []
+        self.fixed_t: list[int] = []
         self.pool_of: list[int] = []
         self.pools: list[list[int]] = []
         self.refs: list[tuple[int, tuple[int, ...]]] = []
@@ -324,6 +301,7 @@ class _ReadState:
         other.stock = self.stock[:]
         other.known = self.known[:]
         other.fixed = self.fixed[:]
+        other.fixed_t = self.fixed_t[:]
         other.pool_of = self.pool_of[:]
         other.pools = self.pools[:]  # a recycled pool never changes once made
         other.refs = self.refs[:]
@@ -427,6 +405,7 @@ class InfoSet:
             st.known = [0] * N
             st.known[n * G] = ALL
             st.fixed = [None] * N
+            st.fixed_t = [-1] * N
             st.pool_of = [0] * N
             st.pools = [[]]
             st.phase = Phase.OPENING if choices else Phase.TURN
@@ -439,6 +418,8 @@ class InfoSet:
         stock = st.stock
         known = st.known
         fixed = st.fixed
+        fixed_t = st.fixed_t  # the faces of fixed, as indices into the table's faces
+        tid = _faces(rules, proto)[1]
         pool_of = st.pool_of
         pools = st.pools  # pools[k]: the slots recycled into stock k (k >= 1)
         refs = st.refs  # events with a card the viewer did not see: their slots
@@ -738,6 +719,7 @@ class InfoSet:
                 stock = list(range(base, base + len(source)))
                 known.extend([0] * len(source))
                 fixed.extend([None] * len(source))
+                fixed_t.extend([-1] * len(source))
                 pool_of.extend([len(pools) - 1] * len(source))
             elif kind == _E_END:
                 raise self._fail(k, "the round is over")
@@ -751,12 +733,16 @@ class InfoSet:
                         if not refs or refs[-1][0] != k:
                             refs.append((k, vars_))
                         continue
-                    if card not in self._cards:
-                        raise self._fail(k, f"{card} is not in this table's deck")
                     had = fixed[v]
-                    if had is not None and had is not card and had != card:
+                    if had is card:
+                        continue
+                    t = tid.get(card)
+                    if t is None:
+                        raise self._fail(k, f"{card} is not in this table's deck")
+                    if had is not None and had != card:
                         raise self._fail(k, f"{card} where {fixed[v]} was seen")
                     fixed[v] = card
+                    fixed_t[v] = t
 
         st.discard, st.stock = discard, stock
         st.drawn, st.from_stock, st.phase, st.current = drawn, from_stock, phase, current
@@ -769,6 +755,7 @@ class InfoSet:
         _keep(key, rules, history, st)
         # what follows changes the known faces and the hidden powers: not the kept ones
         fixed = fixed[:]
+        fixed_t = fixed_t[:]
         if hidden:
             copies = {v: h.copy() for v, h in hidden.items()}
             if hp is not None:
@@ -781,30 +768,44 @@ class InfoSet:
             raise DeterminizeError(f"unknown phase {view.phase!r}")
         if view.current != current and current >= 0:
             raise DeterminizeError("the view's current player disagrees with its history")
-        for o in range(n):
-            for i in range(P):
-                v = slots[o][i]
-                if (v >= 0) != view.present[o][i]:
+        if (
+            len(view.present) != n
+            or len(view.grids) != n
+            or any(len(r) != P for r in view.present)
+            or any(len(r) != P for r in view.grids)
+        ):
+            raise DeterminizeError("the view's grids do not have the table's shape")
+        rows = zip(slots, view.present, view.grids, strict=True)
+        for o, (row, present, cards) in enumerate(rows):
+            for i, (v, here, card) in enumerate(zip(row, present, cards, strict=True)):
+                if (v >= 0) != here:
                     raise DeterminizeError(f"the history and the view disagree about P{o}:{i + 1}")
-                card = view.grids[o][i]
                 if card is not None:
                     had = fixed[v]
-                    if not known[v] & ME or (had is not None and had is not card and had != card):
+                    if not known[v] & ME:
+                        raise DeterminizeError(f"the view shows {card} at P{o}:{i + 1} unseen")
+                    if had is card:
+                        continue
+                    t = tid.get(card)
+                    if t is None or (had is not None and had != card):
                         raise DeterminizeError(f"the view shows {card} at P{o}:{i + 1} unseen")
                     fixed[v] = card
+                    fixed_t[v] = t
                 elif v >= 0 and known[v] & ME:
                     raise DeterminizeError(f"the view forgot a card at P{o}:{i + 1}")
         pile = view.discard
-        if len(pile) != len(discard) or not all(
-            a is b or a == b for a, b in zip((fixed[v] for v in discard), pile, strict=True)
-        ):
+        if len(pile) != len(discard) or tuple(map(fixed.__getitem__, discard)) != pile:
             raise DeterminizeError("the history and the view disagree about the discard pile")
         if len(stock) != view.stock_size:
             raise DeterminizeError("the history and the view disagree about the stock")
         if (drawn >= 0) != (view.holding is not None or view.holding_from_stock is not None):
             raise DeterminizeError("the history and the view disagree about the held card")
-        if view.holding is not None:
+        if view.holding is not None and fixed[drawn] is not view.holding:
+            t = tid.get(view.holding)
+            if t is None:
+                raise DeterminizeError(f"the view holds {view.holding}, not a card of this table")
             fixed[drawn] = view.holding
+            fixed_t[drawn] = t
 
         self.evidence = evidence[:]
         """What other players' choices suggest about cards the viewer has not seen, as
@@ -822,6 +823,7 @@ class InfoSet:
         self._stock = stock
         self._known = known
         self._fixed = fixed
+        self._fixed_t = fixed_t
         self._pool_of = pool_of
         self._pools = pools
         self._refs = refs
@@ -906,12 +908,11 @@ class InfoSet:
     # ------------------------------------------------------------------ sampling
     def _prepare(self) -> None:
         """Work out once what every sample shares: the bags to draw from, the layout."""
-        faces, tid, self._tval, self._tkey, self._tpow, deck_bag, self._deck_mean = _faces(
+        faces, _, self._tval, self._tkey, self._tpow, deck_bag, self._deck_mean = _faces(
             self.rules, self.proto
         )
         self._faces = faces
-        fixed = _face_ids(self.rules, tid, self._fixed)
-        self._fixed_t = fixed
+        fixed = self._fixed_t
         members: list[Sequence[int]]
         if len(self._pools) == 1:
             members = [range(len(fixed))]
@@ -929,17 +930,15 @@ class InfoSet:
                     if fixed[v] < 0:
                         raise DeterminizeError("a recycled card that nobody saw")
                     bag[fixed[v]] += 1
-            free: list[int] = []
-            for v in group:
-                t = fixed[v]
-                if t < 0:
-                    free.append(v)
-                elif bag[t] > 0:
+            free = [v for v in group if fixed[v] < 0]
+            for t in [fixed[v] for v in group] if len(members) > 1 else fixed:
+                if t >= 0:
                     bag[t] -= 1
-                else:
-                    raise DeterminizeError(
-                        f"{faces[t]} is seen more often than the table's deck holds it"
-                    )
+            if min(bag, default=0) < 0:
+                t = min(range(len(bag)), key=bag.__getitem__)
+                raise DeterminizeError(
+                    f"{faces[t]} is seen more often than the table's deck holds it"
+                )
             if sum(bag) != len(free):
                 raise DeterminizeError("the view's cards do not add up to the table's deck")
             if self._constraints:
@@ -1016,17 +1015,14 @@ class InfoSet:
         kv = self._known
         known = [0] * N
         if phys is None:
+            # one pool: every slot is a physical card, on the table, held or in the
+            # stock, and nobody knows a card of the stock
             slots = [row[:] for row in self._slots]
             discard = self._discard[:]
             stock = self._stock[:]
-            for row in slots:
-                for v in row:
-                    if v >= 0:
-                        known[v] = kv[v]
-            for v in discard:
-                known[v] = kv[v]
-            if self._drawn >= 0:
-                known[self._drawn] = kv[self._drawn]
+            known = kv[:N]
+            for v in stock:
+                known[v] = 0
             return slots, discard, stock, known, self._drawn, self._power_card
         slots = []
         for row in self._slots:
