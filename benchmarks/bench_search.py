@@ -16,9 +16,20 @@ Sections (``--only`` picks some; all run by default):
     difference with its 95% interval (the fairest comparison: same cards, same seats).
 ``determinize``
     Views of the player to act, taken every third decision of ``--views`` practice
-    rounds (3 players) played by memory bots: microseconds per ``determinize(view,
-    rules, rng)`` (reading the view and drawing one round) and per ``InfoSet.sample``
-    (drawing one more round from a view already read), median over the views.
+    rounds (``--players``, 3 unless given with ``--only determinize``) played by memory
+    bots. Microseconds (process time, median over the views) per call of
+    ``determinize(view, rules, rng)`` in three ways a caller meets it:
+
+    * ``cold``: the first call in a process that has read nothing of that round (the
+      kept readings cleared before each call): the whole history is read;
+    * ``incremental``: the views called in the order the round made them, as a bot
+      calls it at each of its decisions: the player's history is read on from where
+      that player's previous view left it (the views here are every third decision, so
+      about ten events are new);
+    * ``repeated``: the same view called again (a bot drawing several rounds at one
+      decision): no reading, one round drawn;
+
+    and per ``InfoSet.sample`` (one more round from an ``InfoSet`` already built).
 
 Run ``python benchmarks/bench_search.py --help``; ``--json`` prints one JSON object.
 """
@@ -35,7 +46,7 @@ import time
 
 import cambio
 from cambio.bots import MemoryBot, SearchBot, SearchBotConfig, derive_seed, play_round
-from cambio.determinize import InfoSet, determinize
+from cambio.determinize import _LAST, _READS, InfoSet, determinize
 
 
 def duel(
@@ -115,12 +126,12 @@ def duel(
     }
 
 
-def determinize_cost(rounds: int) -> dict[str, object]:
+def determinize_cost(rounds: int, players: int = 3) -> dict[str, object]:
     rules = cambio.load_ruleset("practice")
     views = []
     for s in range(rounds):
-        rnd = cambio.Round(rules, 3, seed=s)
-        bots = [MemoryBot() for _ in range(3)]
+        rnd = cambio.Round(rules, players, seed=s)
+        bots = [MemoryBot() for _ in range(players)]
         for i, b in enumerate(bots):
             b.reset(i, rules, None)
         k = 0
@@ -132,22 +143,43 @@ def determinize_cost(rounds: int) -> dict[str, object]:
                 views.append(view)
             rnd.apply(bots[who].act(view, rnd.legal_actions(who)))
             k += 1
+    clock = time.process_time
     rng = random.Random(1)
-    full, one = [], []
+    cold, incremental, repeated, one = [], [], [], []
     for view in views:
-        t0 = time.perf_counter()
+        _forget()
+        t0 = clock()
         determinize(view, rules, rng)
-        full.append(time.perf_counter() - t0)
+        cold.append(clock() - t0)
+    _forget()
+    for view in views:  # in the order the rounds made them
+        t0 = clock()
+        determinize(view, rules, rng)
+        incremental.append(clock() - t0)
+        t0 = clock()
+        for _ in range(10):
+            determinize(view, rules, rng)
+        repeated.append((clock() - t0) / 10)
         info = InfoSet(view, rules)
-        t0 = time.perf_counter()
+        t0 = clock()
         for _ in range(10):
             info.sample(rng)
-        one.append((time.perf_counter() - t0) / 10)
+        one.append((clock() - t0) / 10)
+    us = lambda xs: round(1e6 * statistics.median(xs), 1)  # noqa: E731
     return {
         "views": len(views),
-        "determinize_us_median": round(1e6 * statistics.median(full), 1),
-        "sample_us_median": round(1e6 * statistics.median(one), 1),
+        "players": players,
+        "determinize_us_median_cold": us(cold),
+        "determinize_us_median_incremental": us(incremental),
+        "determinize_us_median_repeated": us(repeated),
+        "sample_us_median": us(one),
     }
+
+
+def _forget() -> None:
+    """Clear what determinize keeps of the views it read (a cold start)."""
+    _LAST.clear()
+    _READS.clear()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -167,6 +199,7 @@ def main(argv: list[str] | None = None) -> int:
         help="also play each deal with a memory bot in the search bot's seat (paired)",
     )
     args = parser.parse_args(argv)
+    args.players_given = "--players" in (argv if argv is not None else sys.argv[1:])
     out: dict[str, object] = {}
     only = set(args.only.split(","))
     if "duel" in only:
@@ -180,7 +213,8 @@ def main(argv: list[str] | None = None) -> int:
             args.baseline,
         )
     if "determinize" in only:
-        out["determinize"] = determinize_cost(args.views)
+        players = args.players if args.players_given and "duel" not in only else 3
+        out["determinize"] = determinize_cost(args.views, players)
     if args.json:
         print(json.dumps(out))
     else:

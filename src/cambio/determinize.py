@@ -306,17 +306,27 @@ class _ReadState:
         other.pool_of = self.pool_of[:]
         other.pools = self.pools[:]  # a recycled pool never changes once made
         other.refs = self.refs[:]
-        if self.hidden:
-            other.hidden = {v: h.copy() for v, h in self.hidden.items()}
-            if self.hp is not None:
-                other.hp = next(other.hidden[v] for v, h in self.hidden.items() if h is self.hp)
-        else:
-            other.hidden = {}
+        other.hidden, other.hp = _own_hp(self.hidden, self.hp)
         other.final = self.final[:]
         other.opening_seen = self.opening_seen[:]
         other.penalty_of = self.penalty_of.copy()
         other.evidence = self.evidence[:]
         return other
+
+
+def _own_hp(
+    hidden: dict[int, _HiddenPower], hp: _HiddenPower | None
+) -> tuple[dict[int, _HiddenPower], _HiddenPower | None]:
+    """A copy of ``hidden`` whose power under way (``hp``) is a copy too: the others
+    are over, and nothing changes a power that is over, so they are shared."""
+    out = dict(hidden)
+    if hp is None:
+        return out, None
+    mine = hp.copy()
+    for v, h in hidden.items():
+        if h is hp:
+            out[v] = mine
+    return out, mine
 
 
 _ReadKey = tuple[int, int, int, bool, int]
@@ -468,6 +478,8 @@ class InfoSet:
             power, power_card, step, peeked, after_drawn = None, -1, 0, 0, False
             if hp is not None:
                 hp.ended = True
+                if not hp.steps and not hp.skipped and hidden.get(drawn) is hp:
+                    del hidden[drawn]  # nothing seen: it constrains nothing
                 hp = None
                 phase = Phase.DRAWN
             elif was_drawn:
@@ -757,11 +769,7 @@ class InfoSet:
         # what follows changes the known faces and the hidden powers: not the kept ones
         fixed = fixed[:]
         fixed_t = fixed_t[:]
-        if hidden:
-            copies = {v: h.copy() for v, h in hidden.items()}
-            if hp is not None:
-                hp = next(copies[v] for v, h in hidden.items() if h is hp)
-            hidden = copies
+        hidden, hp = _own_hp(hidden, hp)
 
         # the view's own record of the present settles what the history leaves open
         vphase = _PHASES.get(view.phase)
