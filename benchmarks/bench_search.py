@@ -165,7 +165,10 @@ def determinize_cost(rounds: int, players: int = 3) -> dict[str, object]:
         for _ in range(10):
             info.sample(rng)
         one.append((clock() - t0) / 10)
-    us = lambda xs: round(1e6 * statistics.median(xs), 1)  # noqa: E731
+
+    def us(xs: list[float]) -> float:
+        return round(1e6 * statistics.median(xs), 1)
+
     return {
         "views": len(views),
         "players": players,

@@ -110,6 +110,18 @@ class SearchBotConfig:
     model: MemoryBotConfig = _MODEL
     """How the bot expects the other players to play: their seats in the playouts,
     and the choices :func:`evidence_log_weight` weighs the samples by."""
+    call_judge: float | None = 0.5
+    """At a table of :attr:`judge_players` or more, where the bot may call and its
+    style would not, it calls when the call alone wins at least this share of the
+    sampled rounds (:attr:`call_samples` weighed samples, each played out to the end
+    of the final turns); ``None``: the call is left to the search like any move.
+    With more opponents the search's comparison of "call" with "play on" is too noisy
+    to leave the style's choice, while the share a call wins is measured sharply
+    (the playouts after a call are short)."""
+    judge_players: int = attrs.field(default=3, validator=_positive)
+    """The least number of players at which :attr:`call_judge` applies."""
+    call_samples: int = attrs.field(default=64, validator=_positive)
+    """Sampled rounds the call is judged on."""
 
 
 class SearchBot:
@@ -120,6 +132,7 @@ class SearchBot:
         self.seat = -1
         self._rules: RuleSet | None = None
         self._rng = random.Random(seed)
+        self._seed = seed
         self._memory = MemoryBot(self.config.style)
         self.decisions = 0
         """Decisions made since the last :meth:`reset` (searched or not)."""
@@ -134,6 +147,7 @@ class SearchBot:
         self._rules = rules
         if seed is not None:
             self._rng = random.Random(seed)
+        self._seed = seed
         self._memory.reset(seat, rules, seed)
         self.decisions = 0
         self.searched = 0
@@ -152,6 +166,15 @@ class SearchBot:
         prior = self._memory.act(view, legal)
         if view.phase not in self.config.phases:
             return prior
+        cfg = self.config
+        if (
+            cfg.call_judge is not None
+            and view.players >= cfg.judge_players
+            and prior.kind is not ActionKind.CALL
+        ):
+            call = next((a for a in choices if a.kind is ActionKind.CALL), None)
+            if call is not None and self.call_share(view, rules, call) >= cfg.call_judge:
+                return call
         if not self.config.eager_calls and prior.kind is not ActionKind.CALL:
             choices = [a for a in choices if a.kind is not ActionKind.CALL]
             if len(choices) == 1:
@@ -200,6 +223,27 @@ class SearchBot:
             if best != p and not _clearly_better(results[best], results[p], cfg, k):
                 return prior
         return choices[best]
+
+    def call_share(self, view: PlayerView, rules: RuleSet, call: Action) -> float:
+        """The mean win share of calling now over :attr:`SearchBotConfig.call_samples`
+        weighed samples, each played out to the round's end (the other players' final
+        turns by the ``model``).
+
+        Its randomness comes from its own generator, seeded from the bot's seed and the
+        decision's number, so judging a call leaves the rest of the bot's choices as
+        they would be without it."""
+        cfg = self.config
+        rng = random.Random(f"call-{self._seed}-{self.decisions}")
+        info = InfoSet(view, rules, evidence=cfg.oversample > 1)
+        seat = view.player
+        styles = [cfg.style if q == seat else cfg.model for q in range(view.players)]
+        total = 0.0
+        worlds = self._worlds(info, cfg.call_samples, rng)
+        for assign in worlds:
+            world = info.build(assign, rng)
+            world.apply(world.space.encode(call))
+            total += playout(world, seat, rng, cfg.max_decisions, styles)
+        return total / len(worlds)
 
     def _worlds(self, info: InfoSet, count: int, rng: random.Random) -> list[list[int]]:
         """``count`` card assignments drawn from ``info``, weighed by how well they
