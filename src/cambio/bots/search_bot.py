@@ -110,7 +110,7 @@ class SearchBotConfig:
     model: MemoryBotConfig = _MODEL
     """How the bot expects the other players to play: their seats in the playouts,
     and the choices :func:`evidence_log_weight` weighs the samples by."""
-    call_judge: float | None = 0.5
+    call_judge: float | None = None
     """At a table of :attr:`judge_players` or more, where the bot may call and its
     style would not, it calls when the call alone wins at least this share of the
     sampled rounds (:attr:`call_samples` weighed samples, each played out to the end
@@ -118,6 +118,11 @@ class SearchBotConfig:
     With more opponents the search's comparison of "call" with "play on" is too noisy
     to leave the style's choice, while the share a call wins is measured sharply
     (the playouts after a call are short)."""
+    score_weight: float = 0.0
+    """Added to a playout's win share: this much times the bot's lead in points at the
+    end (the lowest other total minus its own, over 10 and held within -1 and 1). A
+    lead says more than a win or a loss about how good a move was, so the candidates
+    separate sooner; 0 scores the win share alone."""
     judge_players: int = attrs.field(default=3, validator=_positive)
     """The least number of players at which :attr:`call_judge` applies."""
     call_samples: int = attrs.field(default=64, validator=_positive)
@@ -212,7 +217,14 @@ class SearchBot:
                 trial = world.copy()
                 trial.apply(aid)
                 results[j].append(
-                    playout(trial, seat, random.Random(seed), cfg.max_decisions, styles)
+                    playout(
+                        trial,
+                        seat,
+                        random.Random(seed),
+                        cfg.max_decisions,
+                        styles,
+                        cfg.score_weight,
+                    )
                 )
             if deadline is not None and time.perf_counter() > deadline:
                 break
@@ -351,17 +363,22 @@ def _clearly_better(
     return bool(mean > z * math.sqrt(var / m))
 
 
-def _share(rnd: Round, seat: int) -> float:
+def _share(rnd: Round, seat: int, score_weight: float = 0.0) -> float:
     result = rnd.result
-    if result is None:
+    if result is None or score_weight:
         totals = [
             sum(rnd._value[c] for c in row if c >= 0) for row in rnd._slots
         ]  # scored as it stands
+    if result is None:
         low = min(totals)
         winners = [p for p, t in enumerate(totals) if t == low]
     else:
         winners = list(result.winners)
-    return 1.0 / len(winners) if seat in winners else 0.0
+    share = 1.0 / len(winners) if seat in winners else 0.0
+    if score_weight:
+        others = min((t for q, t in enumerate(totals) if q != seat), default=totals[seat])
+        share += score_weight * max(-1.0, min(1.0, (others - totals[seat]) / 10))
+    return share
 
 
 def playout(
@@ -370,12 +387,14 @@ def playout(
     rng: random.Random,
     max_decisions: int = 400,
     styles: Sequence[MemoryBotConfig] | None = None,
+    score_weight: float = 0.0,
 ) -> float:
     """Play ``rnd`` to its end with :func:`rollout_action` for every seat (``styles[q]``:
     the knobs of seat ``q``; the MemoryBot's defaults when not given).
 
     Returns ``seat``'s share of the win (1 for a sole winner, ``1/k`` for a win shared
-    by ``k`` players, else 0). The round is changed in place: pass a copy.
+    by ``k`` players, else 0), plus ``score_weight`` times its lead in points (see
+    :attr:`SearchBotConfig.score_weight`). The round is changed in place: pass a copy.
     """
     snapping = rnd.rules.snap.when != "never"
     n = rnd.players
@@ -390,7 +409,7 @@ def playout(
         who = rnd.to_act
         assert who is not None
         rnd.apply(rollout_action(rnd, who, rng, _DEFAULT_STYLE if styles is None else styles[who]))
-    return _share(rnd, seat)
+    return _share(rnd, seat, score_weight)
 
 
 def _known_snap(rnd: Round, n: int) -> int:
