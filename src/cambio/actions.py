@@ -608,7 +608,12 @@ def kinds_wanted(
     """
     if kind is None:
         return None
-    items = [kind] if isinstance(kind, (str, ActionKind)) else list(kind)
+    if isinstance(kind, (str, ActionKind)):
+        items: list[object] = [kind]
+    elif isinstance(kind, Iterable):
+        items = list(kind)
+    else:
+        raise TypeError(f"kind must be an action kind, its text, or several of them, got {kind!r}")
     out = set()
     for item in items:
         try:

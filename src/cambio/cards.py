@@ -15,8 +15,12 @@ Card(rank='Q', suit='D')
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import SupportsIndex
 
 import attrs
+
+from .arguments import Arg, whole
+from .arguments import text as text_argument
 
 __all__ = [
     "JOKER",
@@ -68,24 +72,24 @@ class Card:
         return f"{self.rank}{_SUIT_SYMBOLS.get(self.suit, '')}"
 
     @classmethod
-    def parse(cls, text: str) -> Card:
+    def parse(cls, text: Arg[str]) -> Card:
         """Read a card written as rank then suit letter (``"10H"``, ``"KS"``, ``"Joker"``).
 
         A text without a trailing suit letter is a suitless card (``"Joker"``, ``"13"``).
         """
-        text = text.strip()
-        if not text:
+        written = text_argument("text", text).strip()
+        if not written:
             raise ValueError("empty card text")
-        if len(text) >= 2 and text[-1] in SUITS and text[:-1] != "":
-            return cls(text[:-1], text[-1])
-        return cls(text, "")
+        if len(written) >= 2 and written[-1] in SUITS and written[:-1] != "":
+            return cls(written[:-1], written[-1])
+        return cls(written, "")
 
 
 def build_deck(
     *,
-    decks: int = 1,
+    decks: SupportsIndex = 1,
     ranks: Sequence[str] = STANDARD_RANKS,
-    jokers: int = 0,
+    jokers: SupportsIndex = 0,
     custom: Mapping[str, int] | None = None,
 ) -> list[Card]:
     """The cards of a deck in a fixed, documented order (before any shuffle).
@@ -100,6 +104,7 @@ def build_deck(
     >>> build_deck(custom={"0": 2, "1": 1})
     [Card(rank='0', suit=''), Card(rank='0', suit=''), Card(rank='1', suit='')]
     """
+    copies, joker_count = whole("decks", decks), whole("jokers", jokers)
     one: list[Card] = []
     if custom:
         for rank, count in custom.items():
@@ -107,16 +112,18 @@ def build_deck(
     else:
         for rank in ranks:
             one.extend(Card(rank, suit) for suit in SUITS)
-        one.extend(Card(JOKER, "") for _ in range(jokers))
-    return one * decks
+        one.extend(Card(JOKER, "") for _ in range(joker_count))
+    return one * copies
 
 
-def card_to_json(card: Card) -> list[str]:
+def card_to_json(card: Arg[Card]) -> list[str]:
     """A card as ``[rank, suit]`` for saved files: exact for any rank name.
 
     >>> card_to_json(Card("1H"))
     ['1H', '']
     """
+    if not isinstance(card, Card):
+        raise TypeError(f"card must be a Card, got {card!r}")
     return [card.rank, card.suit]
 
 

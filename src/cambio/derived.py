@@ -16,11 +16,12 @@ from __future__ import annotations
 import random
 import weakref
 from functools import lru_cache
-from typing import Any
+from typing import Any, SupportsIndex
 
 import attrs
 
 from .actions import opening_choices
+from .arguments import whole
 from .cards import Card
 from .rules import Power, RuleSet
 
@@ -143,12 +144,15 @@ def _draws(m: int) -> tuple[tuple[int, int, int], ...]:
     return tuple((i, i + 1, (i + 1).bit_length()) for i in reversed(range(1, m)))
 
 
-def shuffled_range(seed: int, m: int) -> list[int]:
+def shuffled_range(seed: SupportsIndex, m: SupportsIndex) -> list[int]:
     """``list(range(m))`` shuffled exactly as ``random.Random(seed).shuffle`` would.
 
     The same draws as the standard library's shuffle (``getrandbits`` with rejection),
     without its per-item method calls; a test holds it equal to ``random.shuffle``.
     """
+    if type(seed) is not int:
+        seed = whole("seed", seed)
+    m = whole("m", m)
     x = list(range(m))
     getrandbits = random.Random(seed).getrandbits
     for i, n, k in _draws(m):

@@ -16,8 +16,9 @@ player did not see replaced by ``None``.
 from __future__ import annotations
 
 import enum
-from typing import NamedTuple
+from typing import NamedTuple, SupportsIndex
 
+from .arguments import whole
 from .cards import Card
 
 __all__ = ["Event", "EventKind"]
@@ -122,8 +123,10 @@ class Event(NamedTuple):
         """Whether everyone saw the event's cards (``seen_by`` is ``None``)."""
         return self.seen_by is None
 
-    def as_seen_by(self, player: int) -> Event:
+    def as_seen_by(self, player: SupportsIndex) -> Event:
         """This event as ``player`` saw it: unseen cards become ``None``."""
+        if type(player) is not int:
+            player = whole("player", player)
         seen_by = self.seen_by
         if seen_by is None or player in seen_by or not self.cards:
             return self

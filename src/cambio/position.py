@@ -373,8 +373,6 @@ class _Reader:
 
 
 def _fields(text: str) -> list[_Cursor]:
-    if not isinstance(text, str):
-        raise PositionError(1, f"expected a position as text, found {type(text).__name__}")
     if "\n" in text.strip() or "\t" in text:
         raise PositionError(1, "a position is one line of fields separated by single spaces")
     out = []
@@ -387,7 +385,7 @@ def _fields(text: str) -> list[_Cursor]:
     return out
 
 
-def read_position(rules: RuleSet | str, text: str) -> Round:
+def read_position(rules: RuleSet | str, text: object) -> Round:
     """A playable round from a written position (``Round.from_position``).
 
     Raises :class:`~cambio.errors.PositionError` (a :class:`~cambio.errors.SaveError`)
@@ -402,7 +400,9 @@ def read_position(rules: RuleSet | str, text: str) -> Round:
         rules = load_ruleset(rules)
     if not isinstance(rules, RuleSet):
         raise TypeError(f"expected a RuleSet or a profile name, got {rules!r}")
-    fields = _fields(text.strip() if isinstance(text, str) else text)
+    if not isinstance(text, str):
+        raise PositionError(1, f"expected a position as text, found {type(text).__name__}")
+    fields = _fields(text.strip())
     names = "seats, held card, discard pile, stock, phase, current seat, turn counts"
     if len(fields) < 7:
         end = len(text.rstrip()) + 1

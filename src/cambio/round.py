@@ -85,7 +85,7 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from operator import itemgetter
-from typing import Any, Final
+from typing import Any, Final, SupportsIndex, cast
 
 from .actions import (
     Action,
@@ -94,6 +94,7 @@ from .actions import (
     action_space,
     kinds_wanted,
 )
+from .arguments import Arg, flag, items, optional_whole, whole
 from .cards import Card
 from .derived import derived, shuffled_range
 from .errors import IllegalActionError
@@ -158,6 +159,12 @@ def _singletons(n: int) -> tuple[frozenset[int], ...]:
 _BLANK: Final = "\x00blank round"
 
 
+def _many(name: str, actions: object) -> list[Action | int]:
+    """``actions`` as a list, or a ``TypeError`` naming ``name`` when it is no
+    iterable of actions (a text, a single id); each item is checked when applied."""
+    return cast("list[Action | int]", items(name, actions, "actions or action ids"))
+
+
 def _as_card(card: object) -> Card:  # object: a compiled build checks it here, not on entry
     if isinstance(card, Card):
         return card
@@ -197,12 +204,12 @@ class Round:
     def __init__(
         self,
         rules: RuleSet | str,
-        players: int | None = None,
+        players: SupportsIndex | None = None,
         *,
-        seed: int | None = None,
+        seed: SupportsIndex | None = None,
         deck: Sequence[Card | str] | None = None,
-        dealer: int | None = None,
-        starter: int | None = None,
+        dealer: SupportsIndex | None = None,
+        starter: SupportsIndex | None = None,
     ) -> None:
         if rules is _BLANK:  # Round._from_fields sets every attribute itself
             return
@@ -213,9 +220,7 @@ class Round:
         if not isinstance(rules, RuleSet):
             raise TypeError(f"expected a RuleSet or a profile name, got {rules!r}")
         ensure_valid(rules)
-        n = rules.players.default if players is None else players
-        if isinstance(n, bool) or not isinstance(n, int):
-            raise TypeError(f"players must be a whole number, got {n!r}")
+        n = rules.players.default if players is None else whole("players", players)
         lo, hi = rules.players.min, rules.players.max
         if not lo <= n <= hi:
             raise ValueError(f"the {rules.name} table seats {lo} to {hi} players, not {n}")
@@ -223,15 +228,13 @@ class Round:
             raise ValueError(
                 f"teams of {rules.teams.size} need a multiple of that many players, not {n}"
             )
-        if seed is None:
-            seed = random.SystemRandom().randrange(2**63)
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise TypeError(f"seed must be a whole number, got {seed!r}")
-        dealer = n - 1 if dealer is None else dealer
-        if not (isinstance(dealer, int) and 0 <= dealer < n):
+        given_seed = optional_whole("seed", seed)
+        seed = random.SystemRandom().randrange(2**63) if given_seed is None else given_seed
+        dealer = n - 1 if dealer is None else whole("dealer", dealer)
+        if not 0 <= dealer < n:
             raise ValueError(f"dealer must be a seat from 0 to {n - 1}, got {dealer!r}")
-        starter = (dealer + 1) % n if starter is None else starter
-        if not (isinstance(starter, int) and 0 <= starter < n):
+        starter = (dealer + 1) % n if starter is None else whole("starter", starter)
+        if not 0 <= starter < n:
             raise ValueError(f"starter must be a seat from 0 to {n - 1}, got {starter!r}")
 
         self.rules = rules
@@ -260,7 +263,7 @@ class Round:
             self._key: list[object] = list(pick(table.keys))
             self._power: list[Power | None] = list(pick(table.powers))
         else:
-            order = self._deal_order(deck)
+            order = self._deal_order(items("deck", deck, "cards or card texts"))
             info = [table.by_card[c] for c in order]
             self._value = [v for v, _, _ in info]
             self._key = [k for _, k, _ in info]
@@ -469,9 +472,10 @@ class Round:
             return Phase.DRAWN
         return self._phase
 
-    def phase_seen_by(self, player: int) -> Phase:
+    def phase_seen_by(self, player: SupportsIndex) -> Phase:
         """The phase as ``player`` knows it: the true phase for the player whose turn
         it is (who has seen its own drawn card), :attr:`phase` for everyone else."""
+        player = whole("player", player)
         if not 0 <= player < self.players:
             raise ValueError(f"there is no player {player}")
         return self._phase if player == self._current else self.phase
@@ -578,8 +582,11 @@ class Round:
         """Players whose hand was emptied by snapping and who call at their next turn."""
         return frozenset(p for p in range(self.players) if self._calls_owed >> p & 1)
 
-    def hand(self, player: int) -> tuple[Card | None, ...]:
+    def hand(self, player: SupportsIndex) -> tuple[Card | None, ...]:
         """The true cards of ``player``'s positions (``None`` for empty): omniscient."""
+        player = whole("player", player)
+        if not 0 <= player < self.players:
+            raise ValueError(f"there is no player {player}")
         return tuple(None if c < 0 else self.deck[c] for c in self._slots[player])
 
     @property
@@ -633,21 +640,26 @@ class Round:
         return cached
 
     # ------------------------------------------------------------------ legality
-    def legal_action_ids(self, player: int | None = None) -> list[int]:
-        """Ids of every legal action, ascending; of one player, or of everyone."""
-        if player is None:
-            out: list[int] = []
-            for p in range(self.players):
-                out.extend(self.legal_action_ids(p))
-            return out
+    def legal_action_ids(self, player: SupportsIndex | None = None) -> list[int]:
+        """Ids of every legal action, ascending; of one player, or of everyone (a
+        number that is no seat has none)."""
+        if type(player) is not int:
+            if player is None:
+                out: list[int] = []
+                for p in range(self.players):
+                    out.extend(self.legal_action_ids(p))
+                return out
+            player = whole("player", player)
         cached = self._legal_cache.get(player)
         if cached is None:
             cached = self._legal_cache[player] = self._legal(player)
         return cached[:]
 
-    def legal_snap_ids(self, player: int) -> list[int]:
+    def legal_snap_ids(self, player: SupportsIndex) -> list[int]:
         """Ids of ``player``'s legal snap actions, ascending: its
         :meth:`legal_action_ids` that are snaps, found without listing the others."""
+        if type(player) is not int:
+            player = whole("player", player)
         if not (0 <= player < self.players and self._window_open):
             return []
         if self._phase is Phase.GIVE and player == self._snapper:
@@ -659,7 +671,7 @@ class Round:
 
     def legal_actions(
         self,
-        player: int | None = None,
+        player: SupportsIndex | None = None,
         kind: ActionKind | str | Iterable[ActionKind | str] | None = None,
     ) -> list[Action]:
         """Every legal action, fully specified, in a stable order (by id).
@@ -679,10 +691,10 @@ class Round:
             return actions
         return [a for a in actions if a.kind in wanted]
 
-    def legal_action_mask(self, player: int) -> list[bool]:
+    def legal_action_mask(self, player: SupportsIndex) -> list[bool]:
         """A mask over the whole action space: ``True`` where ``player`` may act."""
         mask = [False] * self.space.size
-        for a in self.legal_action_ids(player):
+        for a in self.legal_action_ids(whole("player", player)):
             mask[a] = True
         return mask
 
@@ -1052,7 +1064,7 @@ class Round:
         its turn comes is applied (a wrong one costs its penalty); once one is correct
         the window closes and the rest are void. Illegal or non-snap actions raise.
         """
-        ids = [self._coerce(a) for a in actions]
+        ids = [self._coerce(a) for a in _many("actions", actions)]
         sp = self.space
         for aid in ids:
             if sp.decode(aid).kind is not ActionKind.SNAP:
@@ -1626,8 +1638,10 @@ class Round:
         self._events.append(_new_event(Event, (EventKind.END, -1, (), (), None, reason)))
 
     # ------------------------------------------------------------------ views
-    def view(self, player: int) -> PlayerView:
+    def view(self, player: SupportsIndex) -> PlayerView:
         """What ``player`` may know now, and nothing else."""
+        if type(player) is not int:
+            player = whole("player", player)
         if not 0 <= player < self.players:
             raise ValueError(f"there is no player {player}")
         bit = 1 << player
@@ -1818,7 +1832,7 @@ class Round:
         return dumps(self)
 
     @classmethod
-    def from_dict(cls, data: object, *, verify: bool = False) -> Round:
+    def from_dict(cls, data: object, *, verify: Arg[bool] = False) -> Round:
         """Load a saved round; with ``verify``, also replay its actions and compare.
 
         Every load checks the document strictly and the state's invariants; any problem
@@ -1826,14 +1840,14 @@ class Round:
         """
         from .saving import load_round
 
-        return load_round(data, verify=verify)
+        return load_round(data, verify=flag("verify", verify))
 
     @classmethod
-    def from_json(cls, text: object, *, verify: bool = False) -> Round:
+    def from_json(cls, text: object, *, verify: Arg[bool] = False) -> Round:
         """Load a round from the JSON text :meth:`to_json` wrote (see :meth:`from_dict`)."""
         from .saving import loads_round
 
-        return loads_round(text, verify=verify)
+        return loads_round(text, verify=flag("verify", verify))
 
     def position(self) -> str:
         """The round's state as one line of text (see :mod:`cambio.position`)."""
@@ -1842,14 +1856,14 @@ class Round:
         return write_position(self)
 
     @classmethod
-    def from_position(cls, rules: RuleSet | str, text: str) -> Round:
+    def from_position(cls, rules: RuleSet | str, text: Arg[str]) -> Round:
         """A round in the state a written position describes (see :mod:`cambio.position`).
 
         Its history starts at the position: no events or actions before it.
         """
         from .position import read_position
 
-        return read_position(rules, text)
+        return read_position(rules, text)  # it checks both itself
 
     @classmethod
     def replay(
@@ -1857,15 +1871,16 @@ class Round:
         rules: RuleSet | str,
         actions: Iterable[Action | int],
         *,
-        players: int | None = None,
-        seed: int | None = None,
+        players: SupportsIndex | None = None,
+        seed: SupportsIndex | None = None,
         deck: Sequence[Card | str] | None = None,
-        dealer: int | None = None,
-        starter: int | None = None,
+        dealer: SupportsIndex | None = None,
+        starter: SupportsIndex | None = None,
     ) -> Round:
         """Play ``actions`` from a fresh deal; the same inputs give the identical round."""
+        moves = _many("actions", actions)
         rnd = cls(rules, players, seed=seed, deck=deck, dealer=dealer, starter=starter)
-        for a in actions:
+        for a in moves:
             rnd.apply(a)
         return rnd
 

@@ -20,9 +20,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from typing import SupportsIndex
 
 import attrs
 
+from .arguments import Arg, optional_whole, text, whole
 from .cards import Card
 from .rules import RuleSet
 
@@ -87,7 +89,7 @@ class RoundResult:
         return len(self.totals)
 
 
-def teams_of(rules: RuleSet, players: int) -> tuple[tuple[int, ...], ...]:
+def teams_of(rules: RuleSet, players: SupportsIndex) -> tuple[tuple[int, ...], ...]:
     """The partnerships for ``players`` seats: seat ``i`` with ``i + k * players/size``.
 
     Without teams every player is a team of one.
@@ -96,6 +98,7 @@ def teams_of(rules: RuleSet, players: int) -> tuple[tuple[int, ...], ...]:
     >>> teams_of(RuleSet(teams=TeamRules(size=2)), 4)
     ((0, 2), (1, 3))
     """
+    players = whole("players", players)
     size = rules.teams.size
     if size <= 1 or players % size:
         return tuple((p,) for p in range(players))
@@ -103,8 +106,9 @@ def teams_of(rules: RuleSet, players: int) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(t + k * count for k in range(size)) for t in range(count))
 
 
-def team_of(rules: RuleSet, players: int, player: int) -> int:
+def team_of(rules: RuleSet, players: SupportsIndex, player: SupportsIndex) -> int:
     """The index of ``player``'s team."""
+    players, player = whole("players", players), whole("player", player)
     size = rules.teams.size
     if size <= 1 or players % size:
         return player
@@ -139,7 +143,7 @@ def _tie_break(
     return tied
 
 
-def placements(totals: Sequence[int], caller: int | None = None) -> tuple[int, ...]:
+def placements(totals: Sequence[int], caller: SupportsIndex | None = None) -> tuple[int, ...]:
     """Each entry's place (0 for the best) by ascending total.
 
     Tied entries share the better place, except that a caller (an index into
@@ -150,6 +154,7 @@ def placements(totals: Sequence[int], caller: int | None = None) -> tuple[int, .
     >>> placements([5, 5, 9], caller=1)
     (1, 0, 2)
     """
+    caller = optional_whole("caller", caller)
     out = []
     for u, total in enumerate(totals):
         better = sum(
@@ -165,8 +170,8 @@ def score_hands(
     rules: RuleSet,
     hands: Sequence[Sequence[Card | str | None]],
     *,
-    caller: int | None = None,
-    reason: str = "call",
+    caller: SupportsIndex | None = None,
+    reason: Arg[str] = "call",
 ) -> RoundResult:
     """Score final ``hands`` under ``rules``: the public form of the scoring pipeline.
 
@@ -198,20 +203,19 @@ def score_hands(
         pairs.append(row)
     if not pairs:
         raise ValueError("expected at least one hand")
-    if caller is not None and not (
-        isinstance(caller, int) and not isinstance(caller, bool) and 0 <= caller < len(pairs)
-    ):
-        raise ValueError(f"caller must be a seat from 0 to {len(pairs) - 1}, got {caller!r}")
-    return score_round(rules, pairs, reason=reason, caller=caller)
+    seat = optional_whole("caller", caller)
+    if seat is not None and not 0 <= seat < len(pairs):
+        raise ValueError(f"caller must be a seat from 0 to {len(pairs) - 1}, got {seat!r}")
+    return score_round(rules, pairs, reason=text("reason", reason), caller=seat)
 
 
 def score_round(
     rules: RuleSet,
     hands: Sequence[Sequence[tuple[int, Card]]],
     *,
-    reason: str,
-    caller: int | None = None,
-    empty_winner: int | None = None,
+    reason: Arg[str],
+    caller: SupportsIndex | None = None,
+    empty_winner: SupportsIndex | None = None,
     values: Sequence[Sequence[int]] | None = None,
 ) -> RoundResult:
     """Score final ``hands`` (per player, ``(position, card)`` pairs) under ``rules``.
@@ -220,6 +224,9 @@ def score_round(
     that wins the round outright. ``values``, when given, holds each card's points in
     the order of ``hands`` (``rules.values.of`` of each card: a round knows them).
     """
+    reason = text("reason", reason)
+    caller = optional_whole("caller", caller)
+    empty_winner = optional_whole("empty_winner", empty_winner)
     players = len(hands)
     if values is None:
         value = rules.values.of

@@ -57,11 +57,12 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future, as_completed
-from typing import Any
+from typing import Any, SupportsIndex
 
 import attrs
 
 from .actions import Action
+from .arguments import Arg, flag, number, optional_whole, whole
 from .bots import BOT_NAMES, BotSpec, derive_seed, make_bot, play_round
 from .events import Event, EventKind
 from .round import Round
@@ -251,7 +252,9 @@ class SimulationReport:
         }
 
 
-def wilson_interval(wins: float, games: int, z: float = 1.959963984540054) -> tuple[float, float]:
+def wilson_interval(
+    wins: Arg[float], games: SupportsIndex, z: Arg[float] = 1.959963984540054
+) -> tuple[float, float]:
     """The Wilson score interval (95% by default) for a win rate of ``wins / games``.
 
     A win shared by ``k`` players counts ``1/k``: a round's share then varies no more
@@ -265,6 +268,7 @@ def wilson_interval(wins: float, games: int, z: float = 1.959963984540054) -> tu
     >>> wilson_interval(0, 10)[0], wilson_interval(0, 0)
     (0.0, (0.0, 1.0))
     """
+    wins, games, z = number("wins", wins), whole("games", games), number("z", z)
     if games <= 0:
         return (0.0, 1.0)
     p = min(1.0, max(0.0, wins / games))
@@ -285,14 +289,14 @@ def _spec_name(spec: BotSpec) -> str:
 
 def simulate(
     rules: RuleSet | str,
-    players: int,
+    players: SupportsIndex,
     bots: Sequence[BotSpec],
-    games: int,
-    seed: int,
+    games: SupportsIndex,
+    seed: SupportsIndex,
     executor: Executor | None = None,
     *,
-    rotate: bool = False,
-    chunk_size: int | None = None,
+    rotate: Arg[bool] = False,
+    chunk_size: SupportsIndex | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> SimulationReport:
     """Play ``games`` rounds of ``rules`` between ``bots`` and report per-seat statistics.
@@ -313,12 +317,19 @@ def simulate(
         from .loading import load_ruleset
 
         rules = load_ruleset(rules)
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+    if not isinstance(rules, RuleSet):
+        raise TypeError(f"expected a RuleSet or a profile name, got {rules!r}")
+    games = whole("games", games)
+    if games < 1:
         raise ValueError(f"games must be a whole number of 1 or more, got {games!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ValueError(f"seed must be a whole number, got {seed!r}")
+    seed = whole("seed", seed)
+    players = whole("players", players)
+    rotate = flag("rotate", rotate)
+    chunk_size = optional_whole("chunk_size", chunk_size)
+    if chunk_size is not None and chunk_size < 1:
+        raise ValueError(f"chunk_size must be 1 or more, got {chunk_size!r}")
     lo, hi = rules.players.min, rules.players.max
-    if isinstance(players, bool) or not isinstance(players, int) or not lo <= players <= hi:
+    if not lo <= players <= hi:
         raise ValueError(f"the {rules.name} table seats {lo} to {hi} players, not {players!r}")
     size = rules.teams.size
     if size > 1 and players % size:

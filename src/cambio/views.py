@@ -12,8 +12,11 @@ keeps building a view cheap.
 
 from __future__ import annotations
 
+from typing import SupportsIndex
+
 import attrs
 
+from .arguments import whole
 from .cards import Card
 from .events import Event
 from .rules import Step
@@ -101,10 +104,21 @@ class PlayerView:
         """The viewer's own positions as the viewer knows them."""
         return self.grids[self.player]
 
-    def positions_of(self, owner: int) -> list[int]:
+    def positions_of(self, owner: SupportsIndex) -> list[int]:
         """Positions (from 1) of ``owner`` that hold a card."""
+        owner = self._seat(owner)
         return [i + 1 for i, here in enumerate(self.present[owner]) if here]
 
-    def known(self, owner: int, position: int) -> Card | None:
+    def known(self, owner: SupportsIndex, position: SupportsIndex) -> Card | None:
         """The card at ``owner``'s ``position`` if the viewer knows it."""
-        return self.grids[owner][position - 1]
+        row = self.grids[self._seat(owner)]
+        index = whole("position", position)
+        if not 1 <= index <= len(row):
+            raise ValueError(f"position must be from 1 to {len(row)}, got {index}")
+        return row[index - 1]
+
+    def _seat(self, owner: object) -> int:
+        seat = whole("owner", owner)
+        if not 0 <= seat < len(self.grids):
+            raise ValueError(f"there is no player {seat}")
+        return seat

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, SupportsIndex
 
 import attrs
 
 from ..actions import Action, ActionList, ActionSpace, _check_shape
+from ..arguments import Arg, flag, optional_whole, whole
 from ..errors import BotError
 from ..events import Event
 from ..round import Round
@@ -58,13 +59,13 @@ def derive_seed(*parts: object) -> int:
 
 
 def play_round(
-    rnd: Round,
+    rnd: Arg[Round],
     bots: Sequence[Bot],
     *,
-    seed: int | None = None,
-    reset: bool = True,
+    seed: SupportsIndex | None = None,
+    reset: Arg[bool] = True,
     observer: Observer | None = None,
-    max_decisions: int = 100_000,
+    max_decisions: SupportsIndex = 100_000,
 ) -> PlayedRound:
     """Let ``bots`` (one per seat, ``bots[i]`` at seat ``i``) play ``rnd`` to its end.
 
@@ -86,6 +87,29 @@ def play_round(
     with its events. A bot that answers with an action it was not offered raises
     :class:`BotError`; so does a round that needs more than ``max_decisions``.
     """
+    if not isinstance(rnd, Round):
+        raise TypeError(f"rnd must be a Round, got {rnd!r}")
+    if isinstance(bots, (str, bytes)) or not isinstance(bots, Sequence):
+        raise TypeError(f"bots must be a list of bots, one per seat, got {bots!r}")
+    return _play(
+        rnd,
+        bots,
+        optional_whole("seed", seed),
+        flag("reset", reset),
+        observer,
+        whole("max_decisions", max_decisions),
+    )
+
+
+def _play(
+    rnd: Round,
+    bots: Sequence[Bot],
+    seed: int | None,
+    reset: bool,
+    observer: Observer | None,
+    max_decisions: int,
+) -> PlayedRound:
+    """:func:`play_round` once its arguments are checked."""
     n = rnd.players
     if len(bots) != n:
         raise ValueError(f"the round seats {n} players but {len(bots)} bots were given")

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, SupportsIndex
 
 if TYPE_CHECKING:
     from _typeshed import IdentityFunction
 
 from ..actions import Action, ActionKind, ActionList
+from ..arguments import Arg, flag, number, optional_whole, whole
 from ..rules import RuleSet
 from ..views import PlayerView
 
@@ -53,11 +54,15 @@ class RandomBot:
 
     def __init__(
         self,
-        seed: int | float | str | bytes | bytearray | None = None,
+        seed: Arg[int | float | str | bytes | bytearray | None] = None,
         *,
-        never_call: bool = False,
-        snap_rate: float = 0.02,
+        never_call: Arg[bool] = False,
+        snap_rate: Arg[float] = 0.02,
     ) -> None:
+        if not isinstance(seed, (int, float, str, bytes, bytearray)) and seed is not None:
+            raise TypeError(f"seed must be a number, a text or None, got {seed!r}")
+        never_call = flag("never_call", never_call)
+        snap_rate = number("snap_rate", snap_rate)
         if not 0.0 <= snap_rate <= 1.0:
             raise ValueError(f"snap_rate must be between 0 and 1, got {snap_rate!r}")
         self.never_call = never_call
@@ -71,10 +76,11 @@ class RandomBot:
     def __repr__(self) -> str:
         return f"RandomBot(never_call={self.never_call}, snap_rate={self.snap_rate})"
 
-    def reset(self, seat: int, rules: RuleSet, seed: int | None) -> None:
+    def reset(self, seat: SupportsIndex, rules: RuleSet, seed: SupportsIndex | None) -> None:
         """Start a round at ``seat``; a ``seed`` re-seeds the random choices."""
         del rules  # a random player needs no rules
-        self.seat = seat
+        self.seat = whole("seat", seat)
+        seed = optional_whole("seed", seed)
         if seed is not None:
             self._rng.seed(seed)  # as a fresh random.Random(seed), without making one
 
