@@ -110,6 +110,12 @@ class SearchBotConfig:
     model: MemoryBotConfig = _MODEL
     """How the bot expects the other players to play: their seats in the playouts,
     and the choices :func:`evidence_log_weight` weighs the samples by."""
+    search_players: int = attrs.field(default=2, validator=_positive)
+    """The most players at which the bot searches; at a larger table it plays its
+    :attr:`style`'s choices (and judges calls if :attr:`call_judge` is set). With three
+    players the search's changes to its style's choices lost on the same deals (mostly
+    taking a discard the style leaves; see the bots page), so by default it searches
+    only two-player rounds."""
     call_judge: float | None = None
     """At a table of :attr:`judge_players` or more, where the bot may call and its
     style would not, it calls when the call alone wins at least this share of the
@@ -180,6 +186,8 @@ class SearchBot:
             call = next((a for a in choices if a.kind is ActionKind.CALL), None)
             if call is not None and self.call_share(view, rules, call) >= cfg.call_judge:
                 return call
+        if view.players > cfg.search_players:
+            return prior
         if not self.config.eager_calls and prior.kind is not ActionKind.CALL:
             choices = [a for a in choices if a.kind is not ActionKind.CALL]
             if len(choices) == 1:
