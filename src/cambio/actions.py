@@ -352,6 +352,12 @@ class ActionSpace:
             a, b = b, a
         return self.o_swap + self._pair_base[a] + b
 
+    def pairs(self, pairs: Iterable[tuple[int, int]], offset: int = 0) -> list[int]:
+        """``offset`` plus :meth:`pair` of each ``(a, b)``, in one call (the engine lists
+        every swap a power may make)."""
+        o, first = offset + self.o_swap, self._pair_base
+        return [o + first[a] + b if a < b else o + first[b] + a for a, b in pairs]
+
     def decode(self, action_id: int) -> Action:
         """The :class:`Action` with this id."""
         cached = self._decode_cache.get(action_id)

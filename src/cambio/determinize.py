@@ -43,7 +43,6 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from operator import is_
-from typing import Any
 
 from .cards import Card
 from .events import Event, EventKind
@@ -962,20 +961,6 @@ class InfoSet:
             self._draws.append((loose, tied, bag, rest))
         self._fill = self._refs
         self._layout_fixed = self._layout(None) if len(self._pools) == 1 else None
-        self._base: dict[str, Any] | None = None
-        if (
-            self._layout_fixed is not None
-            and self._maybe_power < 0
-            and not (self._phase is Phase.POWER and self._power is None)
-        ):
-            self._base = self._shared(
-                self._phase,
-                self._power,
-                self._power_card,
-                self._step,
-                self._after_drawn,
-                self._drawn,
-            )
 
     def _assign(self, rng: random.Random) -> list[int]:
         """A face (an index into the table's distinct cards) for every slot."""
@@ -1119,95 +1104,69 @@ class InfoSet:
             slots, discard, stock, known, drawn, power_card = self._layout(phys)
         deck = assign[:N]
         faces, tpow = self._faces, self._tpow
-        if self._base is not None:
-            d = self._base.copy()
-        else:
-            phase, power, step = self._phase, self._power, self._step
-            after_drawn = self._after_drawn
-            held = self._drawn
-            if phase is Phase.POWER and power is None:
-                # another player's power fired by a draw, under way: its card says which
-                power = tpow[assign[held]]
-            elif self._maybe_power >= 0:
-                maybe = tpow[assign[held]]
-                if maybe is not None:  # fired by the draw, not announced yet
-                    phase, power, power_card, step, after_drawn = (
-                        Phase.POWER,
-                        maybe,
-                        drawn,
-                        0,
-                        True,
-                    )
-            d = self._shared(phase, power, power_card, step, after_drawn, drawn)
-        d["seed"] = rng.randrange(2**63)
-        d["deck"] = tuple(map(faces.__getitem__, deck))
-        d["_value"] = list(map(self._tval.__getitem__, deck))
-        d["_key"] = list(map(self._tkey.__getitem__, deck))
-        d["_power"] = list(map(tpow.__getitem__, deck))
-        d["_slots"] = slots
-        d["_discard"] = discard
-        d["_stock"] = stock
-        d["_known"] = known
-        d["_peeked"] = list(self._peeked) if d["_power_now"] is not None else []
-        d["_final"] = list(self._final)
-        d["_turns"] = list(self.view.turns)
-        d["_opening_seen"] = list(self._opening_seen)
-        d["_pending"] = list(self._pending)
-        d["_penalty_of"] = {
-            (v if phys is None else phys[v]): o for v, o in self._penalty_of.items()
-        }
+        rnd = self.proto._clone()
+        rnd.seed = rng.randrange(2**63)
+        rnd.starter = self._starter
+        rnd.dealer = (self._starter - 1) % self.players
+        rnd.deck = tuple(map(faces.__getitem__, deck))
+        rnd._value = list(map(self._tval.__getitem__, deck))
+        rnd._key = list(map(self._tkey.__getitem__, deck))
+        rnd._power = list(map(tpow.__getitem__, deck))
+        rnd._slots = slots
+        rnd._discard = discard
+        rnd._stock = stock
+        rnd._known = known
+        phase, power, step = self._phase, self._power, self._step
+        after_drawn = self._after_drawn
+        held = self._drawn
+        if phase is Phase.POWER and power is None:
+            # another player's power fired by a draw, under way: its card says which
+            power = tpow[assign[held]]
+        elif self._maybe_power >= 0:
+            maybe = tpow[assign[held]]
+            if maybe is not None:  # fired by the draw, not announced yet
+                phase, power, power_card, step, after_drawn = Phase.POWER, maybe, drawn, 0, True
+        rnd._phase = phase
+        rnd._current = self._current
+        rnd._drawn = drawn
+        rnd._from_stock = self._from_stock if drawn >= 0 else False
+        rnd._power_now = power
+        rnd._power_card = power_card if power is not None else -1
+        rnd._step = step if power is not None else 0
+        rnd._peeked = list(self._peeked) if power is not None else []
+        rnd._after_power_drawn = after_drawn if power is not None else False
+        rnd._caller = self._caller
+        rnd._final = list(self._final)
+        rnd._window_open = self.view.window_open
+        rnd._window_discarder = self._w_discarder
+        rnd._window_tried = self._w_tried
+        rnd._snapper = self._snapper if phase is Phase.GIVE else -1
+        rnd._give_target = self._give_target if phase is Phase.GIVE else -1
+        rnd._give_return = self._give_return if phase is Phase.GIVE else Phase.TURN
+        rnd._turns = list(self.view.turns)
+        rnd._total_turns = sum(self.view.turns)
+        rnd._repeek_used = self._repeek
+        rnd._opening_seen = list(self._opening_seen)
+        rnd._pending = list(self._pending)
+        rnd._recycles = self._recycles
+        rnd._window_won = self._won and self.view.window_open
+        rnd._closing_reason = self._closing_reason
+        rnd._penalty_of = {(v if phys is None else phys[v]): o for v, o in self._penalty_of.items()}
+        rnd._calls_owed = self._owed
+        rnd._result = None
         events = list(self._history)
         make = tuple.__new__
         for k, vars_ in self._fill:
             e = events[k]
             cards = tuple([faces[assign[v]] for v in vars_])
             events[k] = make(Event, (e.kind, e.player, e.positions, cards, e.seen_by, e.note))
-        d["_events"] = events
+        rnd._events = events
         histories: list[tuple[Event, ...]] = [() for _ in range(self.players)]
         histories[self.view.player] = self._history
-        d["_histories"] = histories
-        d["_actions"] = []
-        d["_legal_cache"] = {}
-        d["_layout_cache"] = {}
-        return Round._from_fields(d)
-
-    def _shared(
-        self,
-        phase: Phase,
-        power: Power | None,
-        power_card: int,
-        step: int,
-        after_drawn: bool,
-        drawn: int,
-    ) -> dict[str, Any]:
-        """The fields of a sampled round that hold no card and nothing mutable (the
-        proto's fields with these in place of the deal's)."""
-        d = self.proto._fields()
-        d["starter"] = self._starter
-        d["dealer"] = (self._starter - 1) % self.players
-        d["_phase"] = phase
-        d["_current"] = self._current
-        d["_drawn"] = drawn
-        d["_from_stock"] = self._from_stock if drawn >= 0 else False
-        d["_power_now"] = power
-        d["_power_card"] = power_card if power is not None else -1
-        d["_step"] = step if power is not None else 0
-        d["_after_power_drawn"] = after_drawn if power is not None else False
-        d["_caller"] = self._caller
-        d["_window_open"] = self.view.window_open
-        d["_window_discarder"] = self._w_discarder
-        d["_window_tried"] = self._w_tried
-        d["_snapper"] = self._snapper if phase is Phase.GIVE else -1
-        d["_give_target"] = self._give_target if phase is Phase.GIVE else -1
-        d["_give_return"] = self._give_return if phase is Phase.GIVE else Phase.TURN
-        d["_total_turns"] = sum(self.view.turns)
-        d["_repeek_used"] = self._repeek
-        d["_recycles"] = self._recycles
-        d["_window_won"] = self._won and self.view.window_open
-        d["_closing_reason"] = self._closing_reason
-        d["_calls_owed"] = self._owed
-        d["_result"] = None
-        return d
+        rnd._histories = histories
+        rnd._actions = []
+        rnd._state_set()
+        return rnd
 
 
 _LAST: list[tuple[PlayerView, RuleSet, InfoSet]] = []

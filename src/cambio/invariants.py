@@ -377,9 +377,8 @@ def _problems(r: Round, events: bool = True) -> Iterator[tuple[str, str]]:
         return
 
     # --- a live round has a decision -------------------------------------------------
-    who = r.to_act
-    r._legal_cache = {}
-    r._layout_cache = {}
+    who = r._who_acts()  # not r.to_act: a loader sets it once the state is checked
+    r._drop_caches()
     try:
         legal = r.legal_action_ids(who)
         r.reactors  # noqa: B018 - computes every player's snaps
@@ -387,8 +386,7 @@ def _problems(r: Round, events: bool = True) -> Iterator[tuple[str, str]]:
         yield "phase", f"the state cannot be played on ({type(exc).__name__})"
         return
     finally:
-        r._legal_cache = {}
-        r._layout_cache = {}
+        r._drop_caches()
     if not legal:
         yield "phase", f"P{who} is to decide but has no legal action"
         return

@@ -597,13 +597,13 @@ def read_position(rules: RuleSet | str, text: object) -> Round:
     rnd._events = []
     rnd._histories = [() for _ in range(n)]
     rnd._actions = []
-    rnd._legal_cache = {}
-    rnd._layout_cache = {}
+    rnd._drop_caches()
     rnd._result = None
     _check_phase(rnd, fields, opts)
     if rnd._phase is Phase.OVER:
         _score(rnd, state)
     check_position(rnd, _Columns(fields, opts, [pl.col for pl in placed], cell_cols))
+    rnd._state_set()
     rnd._origin = write_position(rnd)
     return rnd
 

@@ -81,6 +81,7 @@ from __future__ import annotations
 import enum
 import functools
 import itertools
+import operator
 import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -106,7 +107,14 @@ from .views import PlayerView
 __all__ = ["Phase", "Round"]
 
 # Local ids of the simple actions (see ActionSpace).
-_DRAW, _TAKE, _CALL, _PASS, _REPEEK, _DISCARD, _SKIP = range(7)
+# (Final: the compiled build inlines them rather than reading the module's dict)
+_DRAW: Final = 0
+_TAKE: Final = 1
+_CALL: Final = 2
+_PASS: Final = 3
+_REPEEK: Final = 4
+_DISCARD: Final = 5
+_SKIP: Final = 6
 
 
 class Phase(enum.IntEnum):
@@ -132,18 +140,54 @@ class Phase(enum.IntEnum):
     """The round has ended but its last discard may still be snapped (``snap.last_discard``)."""
 
 
-_TURN_PHASES = frozenset(
+# The phases and event kinds as module constants, for the engine's comparisons and
+# events: on CPython 3.11 reading a member through its enum class calls
+# EnumType.__getattr__ (some 60 ns, a dozen times a decision); a constant is a global
+# read (and a C static in the compiled build).
+_OPENING: Final = Phase.OPENING
+_TURN: Final = Phase.TURN
+_DRAWN: Final = Phase.DRAWN
+_TAKEN: Final = Phase.TAKEN
+_POWER: Final = Phase.POWER
+_END_OF_TURN: Final = Phase.END_OF_TURN
+_GIVE: Final = Phase.GIVE
+_OVER: Final = Phase.OVER
+_CLOSING: Final = Phase.CLOSING
+_EV_CALL: Final = EventKind.CALL
+_EV_DEAL: Final = EventKind.DEAL
+_EV_DISCARD: Final = EventKind.DISCARD
+_EV_DRAW: Final = EventKind.DRAW
+_EV_END: Final = EventKind.END
+_EV_EXCHANGE: Final = EventKind.EXCHANGE
+_EV_FAILED_EXCHANGE: Final = EventKind.FAILED_EXCHANGE
+_EV_GIVE: Final = EventKind.GIVE
+_EV_OPENING_PEEK: Final = EventKind.OPENING_PEEK
+_EV_PASS: Final = EventKind.PASS
+_EV_PEEK: Final = EventKind.PEEK
+_EV_PENALTY: Final = EventKind.PENALTY
+_EV_POWER: Final = EventKind.POWER
+_EV_RECYCLE: Final = EventKind.RECYCLE
+_EV_REPLACE: Final = EventKind.REPLACE
+_EV_RE_PEEK: Final = EventKind.RE_PEEK
+_EV_SKIP: Final = EventKind.SKIP
+_EV_SNAP: Final = EventKind.SNAP
+_EV_SWAP: Final = EventKind.SWAP
+_EV_TAKE: Final = EventKind.TAKE
+_EV_TURN: Final = EventKind.TURN
+_EV_WRONG_SNAP: Final = EventKind.WRONG_SNAP
+
+_TURN_PHASES: Final = frozenset(
     {Phase.TURN, Phase.DRAWN, Phase.TAKEN, Phase.POWER, Phase.END_OF_TURN, Phase.CLOSING}
 )
 # the same, indexed by phase number (an enum member's hash is computed in Python; its
 # index is not)
-_IN_TURN: tuple[bool, ...] = tuple(ph in _TURN_PHASES for ph in Phase)
+_IN_TURN: Final[tuple[bool, ...]] = tuple(ph in _TURN_PHASES for ph in Phase)
 
-_new_event = tuple.__new__  # builds an Event without its keyword-default wrapper
+_new_event: Final = tuple.__new__  # builds an Event without its keyword-default wrapper
 
-_GLOBAL_KEY = 1 << 20  # layout cache keys: p (local snap ids), ~p (replace ids), this + p
+_GLOBAL_KEY: Final = 1 << 20  # layout cache keys: p (local snap ids), ~p (replace ids), this + p
 
-_PHASE_NAMES: tuple[str, ...] = tuple(ph.name.lower() for ph in Phase)
+_PHASE_NAMES: Final[tuple[str, ...]] = tuple(ph.name.lower() for ph in Phase)
 """Each phase's name as views show it, by phase number."""
 
 
@@ -153,8 +197,14 @@ def _singletons(n: int) -> tuple[frozenset[int], ...]:
     return tuple(frozenset({p}) for p in range(n))
 
 
-# the "rules" of a blank Round, made only by Round._from_fields: under mypyc, Round is a
-# native class (attributes in slots, no __dict__) that no code can create without
+@functools.lru_cache(maxsize=64)
+def _turn_events(n: int) -> tuple[Event, ...]:
+    """The ``turn`` event of each seat: immutable and always the same, so shared."""
+    return tuple(_new_event(Event, (_EV_TURN, p, (), (), None, "")) for p in range(n))
+
+
+# the "rules" of a blank Round, made only by Round._from_fields: Round has no __dict__
+# (its attributes are slots, or native under mypyc) and no code creates one without
 # calling __init__, which returns at once for this marker
 _BLANK: Final = "\x00blank round"
 
@@ -185,6 +235,106 @@ class Round:
     to the player on the dealer's left.
     """
 
+    # Every attribute, in slots: on CPython 3.11 an object of more than 30 attributes
+    # in a __dict__ gets neither inline values nor specialized method loads, and every
+    # self.method() looks itself up in that dict; with slots the loads, stores and
+    # method calls of the hot path take their fast paths (a tenth of a decision's
+    # cost). The compiled build ignores __slots__ (its attributes are native already).
+    # A new attribute must be added here; copies and saves enumerate these names.
+    __slots__ = (  # noqa: RUF023 - grouped by meaning, not sorted
+        # the table and the deal (public)
+        "rules",
+        "players",
+        "seed",
+        "dealer",
+        "starter",
+        "space",
+        "deck",
+        "to_act",
+        # what the round derives from its table and deal
+        "_cfg",
+        "_G",
+        "_P",
+        "_ALL",
+        "_opening_choices",
+        "_value",
+        "_key",
+        "_power",
+        "_only",
+        "_turn_event",
+        "_per",
+        "_o_replace",
+        "_size",
+        # rule settings read on the hot paths (see derived.Settings)
+        "_take_ok",
+        "_call_first",
+        "_call_last",
+        "_earliest",
+        "_call_allowed",
+        "_re_peek_ok",
+        "_exchange_ok",
+        "_snapping",
+        "_draw_timing",
+        "_swapped_out",
+        "_penalty_blind",
+        "_swapped_out_stock_only",
+        "_recycling",
+        "_max_turns",
+        "_caller_locked",
+        "_snap_when",
+        "_penalty_need",
+        "_penalty_first_empty",
+        "_snap_any",
+        # the cards and who knows them
+        "_slots",
+        "_discard",
+        "_stock",
+        "_known",
+        "_drawn",
+        "_from_stock",
+        "_penalty_of",
+        # where the round stands
+        "_phase",
+        "_current",
+        "_power_now",
+        "_power_card",
+        "_step",
+        "_peeked",
+        "_after_power_drawn",
+        "_caller",
+        "_final",
+        "_window_open",
+        "_window_discarder",
+        "_window_tried",
+        "_window_won",
+        "_closing_reason",
+        "_calls_owed",
+        "_snapper",
+        "_give_target",
+        "_give_return",
+        "_turns",
+        "_total_turns",
+        "_repeek_used",
+        "_opening_seen",
+        "_pending",
+        "_recycles",
+        "_plies_before",
+        "_origin",
+        "_result",
+        # the record
+        "_events",
+        "_histories",
+        "_actions",
+        # caches (views' shared tuples, legal ids, snap and replace ids by layout)
+        "_discard_seen",
+        "_discard_cards",
+        "_present_of",
+        "_present",
+        "_legal_of",
+        "_legal_ids",
+        "_layout_cache",
+    )
+
     rules: RuleSet
     """The table's rules."""
     players: int
@@ -200,6 +350,11 @@ class Round:
     deck: tuple[Card, ...]
     """Every card of the round in deal order: the grids seat by seat, the first discard,
     then the stock from the top down."""
+    to_act: int | None
+    """The player whose decision moves the round on (``None`` when it is over).
+
+    Kept up to date by every change of the round's state (it is read once a decision,
+    so it is a plain attribute rather than a property); never set it yourself."""
 
     def __init__(
         self,
@@ -313,7 +468,7 @@ class Round:
         self._stock: list[int] = list(range(len(order) - 1, n * G, -1))
         self._known: list[int] = [0] * len(order)
         self._known[n * G] = self._ALL
-        self._phase = Phase.TURN
+        self._phase = _TURN
         self._current = starter
         self._drawn = -1
         self._from_stock = False
@@ -333,7 +488,7 @@ class Round:
         self._calls_owed = 0
         self._snapper = -1
         self._give_target = -1
-        self._give_return = Phase.TURN
+        self._give_return = _TURN
         self._turns = [0] * n
         self._total_turns = 0
         self._repeek_used = 0
@@ -348,20 +503,24 @@ class Round:
         # when the round's log has grown since (views share it, so it must not change)
         self._histories: list[tuple[Event, ...]] = [() for _ in range(n)]
         self._actions: list[int] = []
-        self._legal_cache: dict[int, list[int]] = {}
+        # the legal ids of one player (the last asked; -1: none), until the next action
+        self._legal_of = -1
+        self._legal_ids: list[int] = []
         # snap and replace ids by grid layout; at the deal every round of this action
         # space, grid size and snap reach has the same layout, so they share one cache
         # until their own layout changes (_layout_changed gives each its own then)
         self._layout_cache = self.space.deal_cache(self._G, self._snap_any)
         self._only = _singletons(n)
+        self._turn_event = _turn_events(n)
         self._per = self.space.per_player
         self._o_replace = self.space.o_replace
         self._size = self.space.size
 
         self._events.append(
-            _new_event(Event, (EventKind.DEAL, -1, (), (order[n * G],), None, f"{n} players"))
+            _new_event(Event, (_EV_DEAL, -1, (), (order[n * G],), None, f"{n} players"))
         )
         self._start()
+        self.to_act = self._who_acts()
 
     # ------------------------------------------------------------------ set-up
     def _deal_order(self, deck: Sequence[object]) -> list[Card]:
@@ -393,7 +552,7 @@ class Round:
             for p in range(n):
                 self._opening_peek(p, cfg.opening_positions)
         if self._opening_choices:
-            self._phase = Phase.OPENING
+            self._phase = _OPENING
             self._pending = [(self.starter + k) % n for k in range(n)]
             return
         self._begin_turn(self.starter)
@@ -410,13 +569,13 @@ class Round:
         self._opening_seen[p] = positions
         places = tuple([(p, pos) for pos in positions])
         self._events.append(
-            _new_event(Event, (EventKind.OPENING_PEEK, p, places, tuple(cards), self._only[p], ""))
+            _new_event(Event, (_EV_OPENING_PEEK, p, places, tuple(cards), self._only[p], ""))
         )
 
     def _begin_turn(self, p: int) -> None:
         self._current = p
-        self._phase = Phase.TURN
-        self._events.append(_new_event(Event, (EventKind.TURN, p, (), (), None, "")))
+        self._phase = _TURN
+        self._events.append(self._turn_event[p])
         if self._calls_owed and self._calls_owed >> p & 1:
             self._calls_owed &= ~(1 << p)
             if self._caller < 0 and not any(c >= 0 for c in self._slots[p]):
@@ -425,9 +584,7 @@ class Round:
                 if self._caller_locked:  # only a locked grid changes what may be snapped
                     self._layout_changed()
                 self._final = self._final_queue(p)
-                self._events.append(
-                    _new_event(Event, (EventKind.CALL, p, (), (), None, "empty grid"))
-                )
+                self._events.append(_new_event(Event, (_EV_CALL, p, (), (), None, "empty grid")))
                 self._end_turn()
                 return
         if not self._stock:
@@ -468,8 +625,8 @@ class Round:
         others cannot tell that from holding a plain drawn card: the public phase is
         then ``DRAWN``. :meth:`phase_seen_by` gives the phase as one player knows it.
         """
-        if self._phase is Phase.POWER and self._power_unannounced():
-            return Phase.DRAWN
+        if self._phase is _POWER and self._power_unannounced():
+            return _DRAWN
         return self._phase
 
     def phase_seen_by(self, player: SupportsIndex) -> Phase:
@@ -480,19 +637,16 @@ class Round:
             raise ValueError(f"there is no player {player}")
         return self._phase if player == self._current else self.phase
 
-    @property
-    def to_act(self) -> int | None:
-        """The player whose decision moves the round on (``None`` when it is over)."""
+    def _who_acts(self) -> int | None:
+        """Who :attr:`to_act` names, worked out from the phase (see :meth:`apply`)."""
         phase = self._phase
-        if phase is Phase.TURN or phase is Phase.DRAWN:
-            return self._current
-        if phase is Phase.OVER:
+        if phase is _OVER:
             return None
-        if phase is Phase.OPENING:
+        if phase is _OPENING:
             return self._pending[0]
-        if phase is Phase.GIVE:
+        if phase is _GIVE:
             return self._snapper
-        if phase is Phase.CLOSING:
+        if phase is _CLOSING:
             return self.reactors[0]
         return self._current
 
@@ -509,7 +663,7 @@ class Round:
     @property
     def is_over(self) -> bool:
         """Whether the round has ended."""
-        return self._phase is Phase.OVER
+        return self._phase is _OVER
 
     @property
     def result(self) -> RoundResult | None:
@@ -561,7 +715,7 @@ class Round:
     @property
     def closing_reason(self) -> str | None:
         """In phase ``CLOSING``: the reason the round will be scored with; else ``None``."""
-        return self._closing_reason if self._phase is Phase.CLOSING else None
+        return self._closing_reason if self._phase is _CLOSING else None
 
     @property
     def penalty_cards(self) -> tuple[tuple[int, int], ...]:
@@ -597,9 +751,9 @@ class Round:
         (the starter, for the card the deal turned face up).
         """
         phase = self._phase
-        if not self._window_open or phase is Phase.OPENING or phase is Phase.OVER:
+        if not self._window_open or phase is _OPENING or phase is _OVER:
             return ()
-        if phase is Phase.GIVE and not self._window_won:
+        if phase is _GIVE and not self._window_won:
             return ()
         n = self.players
         start = self._window_discarder if self._window_discarder >= 0 else self._current
@@ -615,15 +769,15 @@ class Round:
         ids of those snaps (:meth:`legal_snap_ids`): what a driver offers, in one call."""
         out: list[tuple[int, tuple[int, ...]]] = []
         phase = self._phase
-        if not self._window_open or phase is Phase.OPENING or phase is Phase.OVER:
+        if not self._window_open or phase is _OPENING or phase is _OVER:
             return out
-        if phase is Phase.GIVE and not self._window_won:
+        if phase is _GIVE and not self._window_won:
             return out
         n = self.players
         start = self._window_discarder if self._window_discarder >= 0 else self._current
         for k in range(n):
             p = (start + k) % n
-            if not self._snap_eligible(p) or (phase is Phase.GIVE and p == self._snapper):
+            if not self._snap_eligible(p) or (phase is _GIVE and p == self._snapper):
                 continue
             snaps = self._snap_global(p)
             if snaps:
@@ -650,10 +804,10 @@ class Round:
                     out.extend(self.legal_action_ids(p))
                 return out
             player = whole("player", player)
-        cached = self._legal_cache.get(player)
-        if cached is None:
-            cached = self._legal_cache[player] = self._legal(player)
-        return cached[:]
+        if player != self._legal_of:
+            self._legal_ids = self._legal(player)
+            self._legal_of = player
+        return self._legal_ids[:]
 
     def legal_snap_ids(self, player: SupportsIndex) -> list[int]:
         """Ids of ``player``'s legal snap actions, ascending: its
@@ -662,7 +816,7 @@ class Round:
             player = whole("player", player)
         if not (0 <= player < self.players and self._window_open):
             return []
-        if self._phase is Phase.GIVE and player == self._snapper:
+        if self._phase is _GIVE and player == self._snapper:
             return []  # the snapper owes a card first (its legal actions are the gives)
         if not self._snap_eligible(player):
             return []
@@ -700,16 +854,33 @@ class Round:
 
     def _legal(self, p: int) -> list[int]:
         phase = self._phase
-        if p == self._current and phase <= Phase.TAKEN and phase is not Phase.OPENING:
-            # the fast path of the commonest decisions: the start of a turn, and a card
-            # drawn or taken to place (the same ids as _turn_ids)
+        if p == self._current and (phase is _TURN or phase is _DRAWN or phase is _TAKEN):
+            # the commonest decisions, worked out here rather than in helpers (on the
+            # hot path a call costs more than most of these lines)
             base = p * self._per
             ids: list[int]
-            if phase is Phase.TURN:
-                ids = self._start_ids(p, base)
+            if phase is _TURN:
+                # the start of a turn: draw while the stock lasts; take the discard
+                # (turn.take_discard) into a grid that has a card to give for it; call
+                # (call.timing "before-draw", from call.earliest turns on); look at the
+                # opening positions again, once a round (opening.re_peek)
+                ids = [base + _DRAW] if self._stock else []
+                if self._take_ok and self._discard and self._slots[p].count(-1) < self._P:
+                    ids.append(base + _TAKE)
+                if (
+                    self._call_first
+                    and self._caller < 0
+                    and (not self._earliest or min(self._turns) >= self._earliest)
+                ):
+                    ids.append(base + _CALL)
+                if self._re_peek_ok and not self._repeek_used >> p & 1 and self._opening_seen[p]:
+                    ids.append(base + _REPEEK)
             else:
-                ids = [base + _DISCARD] if phase is Phase.DRAWN else []
-                ids.extend(self._replace_ids(p, base))
+                # a card drawn or taken to place: discard it (a drawn card only), put it
+                # in a filled position, or exchange equal cards for it (turn.exchange_equal)
+                ids = [base + _DISCARD] if phase is _DRAWN else []
+                replace = self._layout_cache.get(~p)
+                ids.extend(self._replace_ids(p) if replace is None else replace)
                 if self._exchange_ok:
                     o = base + self.space.o_exchange
                     ids.extend([o + m for m in self._exchange_masks(p)])
@@ -719,20 +890,20 @@ class Round:
                     ids.extend([base + s for s in snaps])
                     ids.sort()
             return ids
-        if phase is Phase.OVER or not 0 <= p < self.players:
+        if phase is _OVER or not 0 <= p < self.players:
             return []
         base = p * self.space.per_player
-        if phase is Phase.OPENING:
+        if phase is _OPENING:
             if p != self._pending[0]:
                 return []
             o = base + self.space.o_opening
             return [o + i for i in range(len(self._opening_choices))]
         ids = []
-        if phase is Phase.GIVE:
+        if phase is _GIVE:
             if p == self._snapper:
                 o = base + self.space.o_give
                 return [o + i for i, c in enumerate(self._slots[p]) if c >= 0]
-        elif phase is Phase.CLOSING:
+        elif phase is _CLOSING:
             if p == self.reactors[0]:
                 ids = [base + _PASS]
         elif p == self._current:
@@ -752,46 +923,24 @@ class Round:
         )
 
     def _turn_ids(self, p: int, base: int) -> list[int]:
+        """The turn holder's ids after its card is placed: a power's step, or the call
+        at the end of the turn (the earlier decisions are :meth:`_legal`'s fast path)."""
         phase = self._phase
-        sp = self.space
-        if phase is Phase.TURN:
-            return self._start_ids(p, base)
-        if phase is Phase.DRAWN or phase is Phase.TAKEN:
-            ids = [base + _DISCARD] if phase is Phase.DRAWN else []
-            ids.extend(self._replace_ids(p, base))
-            if self._exchange_ok:
-                ids.extend(base + sp.o_exchange + m for m in self._exchange_masks(p))
-            return ids
-        if phase is Phase.POWER:
+        if phase is _POWER:
             return self._power_ids(p, base)
-        if phase is Phase.END_OF_TURN:
+        if phase is _END_OF_TURN:
             ids = [base + _PASS]
             if self._can_call(p):
                 ids.insert(0, base + _CALL)
             return ids
         return []
 
-    def _start_ids(self, p: int, base: int) -> list[int]:
-        """The start of ``p``'s turn: draw, take the discard, call, re-peek."""
-        ids = [base + _DRAW] if self._stock else []
-        if self._take_ok and self._discard and self._slots[p].count(-1) < self._P:
-            ids.append(base + _TAKE)
-        if (
-            self._call_first
-            and self._caller < 0
-            and (not self._earliest or min(self._turns) >= self._earliest)
-        ):
-            ids.append(base + _CALL)
-        if self._re_peek_ok and not self._repeek_used >> p & 1 and self._opening_seen[p]:
-            ids.append(base + _REPEEK)
-        return ids
-
-    def _replace_ids(self, p: int, base: int) -> tuple[int, ...]:
+    def _replace_ids(self, p: int) -> tuple[int, ...]:
         """``replace`` of each filled position of ``p``'s (ids, not to be changed): they
         depend on which positions hold a card only, so they are cached like the snaps."""
         cached = self._layout_cache.get(~p)
         if cached is None:
-            o = base + self.space.o_replace
+            o = p * self._per + self._o_replace
             cached = tuple([o + i for i, c in enumerate(self._slots[p]) if c >= 0])
             self._layout_cache[~p] = cached
         return cached
@@ -812,9 +961,6 @@ class Round:
                 masks.append(m)
         masks.sort()
         return masks
-
-    def _locked(self, g: int) -> bool:
-        return self._caller_locked and self._caller >= 0 and g // self._P == self._caller
 
     def _peek_targets(self, p: int, scope: str) -> list[int]:
         P = self._P
@@ -846,11 +992,14 @@ class Round:
 
     def _swap_pairs(self, p: int, step: Step) -> list[tuple[int, int]]:
         P = self._P
+        # a locked grid (call.caller_locked: the caller's) neither gives nor takes a card
+        locked = self._caller if self._caller_locked else -1
         filled = [
             owner * P + i
             for owner, row in enumerate(self._slots)
+            if owner != locked
             for i, c in enumerate(row)
-            if c >= 0 and not self._locked(owner * P + i)
+            if c >= 0
         ]
         pairs = self._swap_pairs_of_scope(p, step.scope, filled)
         if self._penalty_blind and self.rules.snap.penalty_position == "after-grid":
@@ -897,7 +1046,7 @@ class Round:
         if step.action == "peek":
             ids = [base + sp.o_peek + g for g in self._peek_targets(p, step.scope)]
         else:
-            ids = sorted(base + sp.pair(a, b) for a, b in self._swap_pairs(p, step))
+            ids = sorted(sp.pairs(self._swap_pairs(p, step), base))
         if not ids or self.rules.powers.optional or step.optional:
             ids.insert(0, base + _SKIP)
         return ids
@@ -907,7 +1056,7 @@ class Round:
             return False
         if p == self._caller and self._caller_locked:
             return False  # a locked grid neither loses, gives nor gains a card
-        if not _IN_TURN[self._phase] and not (self._window_won and self._phase is Phase.GIVE):
+        if not _IN_TURN[self._phase] and not (self._window_won and self._phase is _GIVE):
             return False
         when = self._snap_when
         if when == "own-turn":
@@ -964,6 +1113,18 @@ class Round:
         own (the one it had may be shared by rounds still at the deal's layout)."""
         self._layout_cache = {}
 
+    def _drop_caches(self) -> None:
+        """Forget every cached answer: for code that sets a round's state directly
+        (loading a save or a position), which the caches cannot follow."""
+        self._legal_of = -1
+        self._layout_cache = {}
+
+    def _state_set(self) -> None:
+        """Drop the caches and work out :attr:`to_act`: for code that has set the
+        round's state directly, once that state is known to be consistent."""
+        self._drop_caches()
+        self.to_act = self._who_acts()
+
     # ------------------------------------------------------------------ apply
     def _coerce(self, action: Action | int) -> int:
         if isinstance(action, bool):
@@ -1011,7 +1172,7 @@ class Round:
 
         action = self.space.decode(aid)
         phase = self.phase_seen_by(player)
-        if phase is Phase.OVER:
+        if phase is _OVER:
             return "the round is over"
         if action.kind is ActionKind.SNAP:
             if self.rules.snap.when == "never":
@@ -1040,20 +1201,63 @@ class Round:
         the round exactly as it was.
         """
         aid = action if type(action) is int and 0 <= action < self._size else self._coerce(action)
-        player, local = divmod(aid, self._per)
-        legal = self._legal_cache.get(player)
-        if legal is None:
-            legal = self._legal(player)
+        per = self._per
+        p = aid // per
+        local = aid - p * per
+        legal = self._legal_ids if p == self._legal_of else self._legal(p)
         if aid not in legal:
             raise IllegalActionError(self.space.decode(aid), self._why(aid))
         events = self._events
         start = len(events)
-        self._legal_cache = {}
+        self._legal_of = -1  # the legal actions change with the state
         self._actions.append(aid)
-        self._do(player, local)
-        if self._phase is Phase.CLOSING:
-            self._after_closing_action()
-            self._legal_cache = {}
+        # the transition of each kind of action (see ActionSpace for how a player's
+        # local ids are laid out), the commonest first
+        o = self._o_replace
+        if o <= local < o + self._P:
+            self._replace(p, local - o)
+        elif local <= _SKIP:  # the simple actions: local ids _DRAW to _SKIP
+            if local == _DRAW:
+                self._draw(p)
+            elif local == _TAKE:
+                self._take(p)
+            elif local == _DISCARD:
+                self._discard_drawn(p)
+            elif local == _CALL:
+                self._call(p)
+            elif local == _PASS:
+                self._pass(p)
+            elif local == _REPEEK:
+                self._re_peek(p)
+            else:
+                self._skip(p)
+        else:
+            sp = self.space
+            if local < sp.o_replace:
+                self._choose_opening(p, self._opening_choices[local - sp.o_opening])
+            elif local < sp.o_snap:
+                self._peek(p, local - sp.o_peek)
+            elif local < sp.o_give:
+                self._snap(p, [local - sp.o_snap])
+            elif local < sp.o_swap:
+                self._give(p, local - sp.o_give)
+            elif local < sp.o_exchange:
+                a, b = sp.decode(aid).positions
+                self._swap(p, a[0] * self._P + a[1] - 1, b[0] * self._P + b[1] - 1)
+            elif local < sp.o_snap_many:
+                mask = local - sp.o_exchange
+                self._exchange(p, [i for i in range(self._P) if mask >> i & 1])
+            else:
+                mask = local - sp.o_snap_many
+                self._snap(p, [p * self._P + i for i in range(self._P) if mask >> i & 1])
+        phase = self._phase
+        if phase is _TURN or phase is _DRAWN or phase is _TAKEN:  # the commonest
+            self.to_act = self._current  # the turn holder
+        else:
+            if phase is _CLOSING:
+                self._after_closing_action()
+                self._legal_of = -1
+            self.to_act = self._who_acts()
         return events[start:]
 
     def resolve_snaps(self, actions: Iterable[Action | int]) -> list[Event]:
@@ -1086,51 +1290,17 @@ class Round:
         return events
 
     # ------------------------------------------------------------------ transitions
-    def _do(self, p: int, local: int) -> None:
-        sp = self.space
-        o = self._o_replace
-        if o <= local < o + self._P:  # the commonest decision first
-            self._replace(p, local - o)
-        elif local < sp.o_opening:
-            if local == _DRAW:
-                self._draw(p)
-            elif local == _TAKE:
-                self._take(p)
-            elif local == _CALL:
-                self._call(p)
-            elif local == _PASS:
-                self._events.append(_new_event(Event, (EventKind.PASS, p, (), (), None, "")))
-                if self._phase is Phase.CLOSING:
-                    self._window_tried |= 1 << p
-                else:
-                    self._end_turn()
-            elif local == _REPEEK:
-                self._re_peek(p)
-            elif local == _DISCARD:
-                self._discard_drawn(p)
-            else:
-                if not self._power_unannounced():
-                    self._events.append(_new_event(Event, (EventKind.SKIP, p, (), (), None, "")))
-                self._end_power()
-        elif local < sp.o_replace:
-            self._choose_opening(p, self._opening_choices[local - sp.o_opening])
-        elif local < sp.o_peek:
-            self._replace(p, local - sp.o_replace)
-        elif local < sp.o_snap:
-            self._peek(p, local - sp.o_peek)
-        elif local < sp.o_give:
-            self._snap(p, [local - sp.o_snap])
-        elif local < sp.o_swap:
-            self._give(p, local - sp.o_give)
-        elif local < sp.o_exchange:
-            a, b = sp.decode(p * sp.per_player + local).positions
-            self._swap(p, a[0] * self._P + a[1] - 1, b[0] * self._P + b[1] - 1)
-        elif local < sp.o_snap_many:
-            mask = local - sp.o_exchange
-            self._exchange(p, [i for i in range(self._P) if mask >> i & 1])
+    def _pass(self, p: int) -> None:
+        self._events.append(_new_event(Event, (_EV_PASS, p, (), (), None, "")))
+        if self._phase is _CLOSING:
+            self._window_tried |= 1 << p
         else:
-            mask = local - sp.o_snap_many
-            self._snap(p, [p * self._P + i for i in range(self._P) if mask >> i & 1])
+            self._end_turn()
+
+    def _skip(self, p: int) -> None:
+        if not self._power_unannounced():
+            self._events.append(_new_event(Event, (_EV_SKIP, p, (), (), None, "")))
+        self._end_power()
 
     def _choose_opening(self, p: int, positions: tuple[int, ...]) -> None:
         self._opening_peek(p, positions)
@@ -1152,9 +1322,7 @@ class Round:
                 positions.append((p, pos))
                 cards.append(self.deck[c])
         self._events.append(
-            _new_event(
-                Event, (EventKind.RE_PEEK, p, tuple(positions), tuple(cards), self._only[p], "")
-            )
+            _new_event(Event, (_EV_RE_PEEK, p, tuple(positions), tuple(cards), self._only[p], ""))
         )
 
     def _draw(self, p: int) -> None:
@@ -1163,13 +1331,13 @@ class Round:
         self._from_stock = True
         self._known[c] = 1 << p
         self._events.append(
-            _new_event(Event, (EventKind.DRAW, p, (), (self.deck[c],), self._only[p], ""))
+            _new_event(Event, (_EV_DRAW, p, (), (self.deck[c],), self._only[p], ""))
         )
         power = self._power[c]
         if power is not None and self._draw_timing:
             self._start_power(p, power, c, after_drawn=True)
         else:
-            self._phase = Phase.DRAWN
+            self._phase = _DRAWN
 
     def _take(self, p: int) -> None:
         c = self._discard.pop()
@@ -1178,8 +1346,8 @@ class Round:
         self._known[c] = self._ALL
         self._window_open = False
         self._window_won = False
-        self._events.append(_new_event(Event, (EventKind.TAKE, p, (), (self.deck[c],), None, "")))
-        self._phase = Phase.TAKEN
+        self._events.append(_new_event(Event, (_EV_TAKE, p, (), (self.deck[c],), None, "")))
+        self._phase = _TAKEN
 
     def _open_window(self, p: int) -> None:
         if self._snapping:
@@ -1198,7 +1366,7 @@ class Round:
         self._discard.append(old)
         self._known[old] = self._ALL
         self._events.append(
-            _new_event(Event, (EventKind.REPLACE, p, ((p, i + 1),), (self.deck[old],), None, ""))
+            _new_event(Event, (_EV_REPLACE, p, ((p, i + 1),), (self.deck[old],), None, ""))
         )
         if self._snapping:
             self._open_window(p)
@@ -1209,23 +1377,25 @@ class Round:
             and (self._from_stock or not self._swapped_out_stock_only)
         ):
             self._start_power(p, power, old, after_drawn=False)
-        else:
+        elif self._call_last:
             self._main_action_done(p)
+        else:  # no call at the end of a turn at this table: the turn is over
+            self._end_turn()
 
     def _discard_drawn(self, p: int) -> None:
         c = self._drawn
         self._drawn = -1
         self._discard.append(c)
         self._known[c] = self._ALL
-        self._events.append(
-            _new_event(Event, (EventKind.DISCARD, p, (), (self.deck[c],), None, ""))
-        )
+        self._events.append(_new_event(Event, (_EV_DISCARD, p, (), (self.deck[c],), None, "")))
         self._open_window(p)
         power = self._power[c]
         if power is not None and not self._draw_timing and self._from_stock:
             self._start_power(p, power, c, after_drawn=False)
-        else:
+        elif self._call_last:
             self._main_action_done(p)
+        else:  # no call at the end of a turn at this table: the turn is over
+            self._end_turn()
 
     def _exchange(self, p: int, indices: list[int]) -> None:
         row = self._slots[p]
@@ -1243,9 +1413,7 @@ class Round:
                 self._discard.append(c)
                 self._known[c] = self._ALL
             row[indices[0]] = drawn
-            self._events.append(
-                _new_event(Event, (EventKind.EXCHANGE, p, positions, cards, None, ""))
-            )
+            self._events.append(_new_event(Event, (_EV_EXCHANGE, p, positions, cards, None, "")))
             self._open_window(p)
         else:
             for i in indices:
@@ -1257,7 +1425,7 @@ class Round:
                 self._layout_changed()
                 self._emit(
                     Event(
-                        EventKind.FAILED_EXCHANGE,
+                        _EV_FAILED_EXCHANGE,
                         p,
                         (*positions, (p, j + 1)),
                         (*cards, self.deck[drawn]),
@@ -1269,7 +1437,7 @@ class Round:
                     _new_event(
                         Event,
                         (
-                            EventKind.FAILED_EXCHANGE,
+                            _EV_FAILED_EXCHANGE,
                             p,
                             positions,
                             (*cards, self.deck[drawn]),
@@ -1290,9 +1458,9 @@ class Round:
         self._after_power_drawn = after_drawn
         if not self._power_unannounced():
             self._events.append(
-                _new_event(Event, (EventKind.POWER, p, (), (self.deck[card],), None, power.name))
+                _new_event(Event, (_EV_POWER, p, (), (self.deck[card],), None, power.name))
             )
-        self._phase = Phase.POWER
+        self._phase = _POWER
 
     def _power_unannounced(self) -> bool:
         """A power from a card only its holder has seen (a private draw), before any step.
@@ -1319,7 +1487,7 @@ class Round:
         self._peeked = []
         if self._after_power_drawn:
             self._after_power_drawn = False
-            self._phase = Phase.DRAWN
+            self._phase = _DRAWN
         else:
             self._main_action_done(self._current)
 
@@ -1329,9 +1497,7 @@ class Round:
         self._known[c] |= 1 << p
         self._peeked.append(g)
         self._events.append(
-            _new_event(
-                Event, (EventKind.PEEK, p, ((owner, i + 1),), (self.deck[c],), self._only[p], "")
-            )
+            _new_event(Event, (_EV_PEEK, p, ((owner, i + 1),), (self.deck[c],), self._only[p], ""))
         )
         self._advance_power()
 
@@ -1367,7 +1533,7 @@ class Round:
             self._known[cb] |= 1 << p
             self._emit(
                 Event(
-                    EventKind.SWAP,
+                    _EV_SWAP,
                     p,
                     ((oa, ia + 1), (ob, ib + 1)),
                     (self.deck[ca], self.deck[cb]),
@@ -1377,7 +1543,7 @@ class Round:
             )
         else:
             self._events.append(
-                _new_event(Event, (EventKind.SWAP, p, ((oa, ia + 1), (ob, ib + 1)), (), None, ""))
+                _new_event(Event, (_EV_SWAP, p, ((oa, ia + 1), (ob, ib + 1)), (), None, ""))
             )
         self._advance_power()
 
@@ -1403,13 +1569,13 @@ class Round:
                     self._window_won = True
                 else:
                     self._window_open = False
-            self._events.append(_new_event(Event, (EventKind.SNAP, p, positions, shown, None, "")))
+            self._events.append(_new_event(Event, (_EV_SNAP, p, positions, shown, None, "")))
             owner = slots[0] // P
             if owner != p and any(c >= 0 for c in self._slots[p]):
                 self._snapper = p
                 self._give_target = slots[0]
                 self._give_return = self._phase
-                self._phase = Phase.GIVE
+                self._phase = _GIVE
                 return
             self._after_cards_left(owner)
             return
@@ -1439,9 +1605,7 @@ class Round:
         for c in cards:
             self._known[c] |= bits
         note = "too late" if self._window_won else ""
-        self._events.append(
-            _new_event(Event, (EventKind.WRONG_SNAP, p, positions, shown, who, note))
-        )
+        self._events.append(_new_event(Event, (_EV_WRONG_SNAP, p, positions, shown, who, note)))
         self._penalise(p, snap.penalty_cards)
 
     def _penalise(self, p: int, count: int) -> None:
@@ -1451,7 +1615,7 @@ class Round:
                 self._recycle()
             if not self._stock:
                 self._events.append(
-                    _new_event(Event, (EventKind.PENALTY, p, (), (), None, "the stock is empty"))
+                    _new_event(Event, (_EV_PENALTY, p, (), (), None, "the stock is empty"))
                 )
                 break
             c = self._stock.pop()
@@ -1465,9 +1629,7 @@ class Round:
             row[j] = c
             self._layout_changed()
             self._known[c] = 0
-            self._events.append(
-                _new_event(Event, (EventKind.PENALTY, p, ((p, j + 1),), (), None, ""))
-            )
+            self._events.append(_new_event(Event, (_EV_PENALTY, p, ((p, j + 1),), (), None, "")))
         self._check_stock()
 
     def _check_stock(self) -> None:
@@ -1475,7 +1637,7 @@ class Round:
         has yet to draw (now or once a give returns to its turn), the round ends."""
         if not self._stock and self.rules.stock.on_empty == "recycle":
             self._recycle()
-        if not self._stock and self._phase is Phase.TURN:
+        if not self._stock and self._phase is _TURN:
             # The turn holder has not drawn yet and now cannot: the stock has run out.
             self._end("stock")
 
@@ -1489,7 +1651,7 @@ class Round:
         self._layout_changed()
         self._penalty_of.pop(c, None)
         self._events.append(
-            _new_event(Event, (EventKind.GIVE, p, ((p, i + 1), (owner, ti + 1)), (), None, ""))
+            _new_event(Event, (_EV_GIVE, p, ((p, i + 1), (owner, ti + 1)), (), None, ""))
         )
         self._phase = self._give_return
         self._snapper = -1
@@ -1508,7 +1670,7 @@ class Round:
         elif mode == "end":
             self._end("empty-grid")
         elif mode == "call" and self._caller < 0:
-            if self._phase is Phase.CLOSING:
+            if self._phase is _CLOSING:
                 return  # the round is already ending: no final turns to give
             if snap.empty_grid_calls == "next-turn":
                 self._calls_owed |= 1 << p
@@ -1517,7 +1679,7 @@ class Round:
             if self._caller_locked:  # only a locked grid changes what may be snapped
                 self._layout_changed()
             self._final = self._final_queue(p)
-            self._events.append(_new_event(Event, (EventKind.CALL, p, (), (), None, "empty grid")))
+            self._events.append(_new_event(Event, (_EV_CALL, p, (), (), None, "empty grid")))
 
     def _final_queue(self, caller: int) -> list[int]:
         """The final turns after a call by ``caller`` during the current player's turn.
@@ -1544,21 +1706,24 @@ class Round:
         if self._caller_locked:  # only a locked grid changes what may be snapped
             self._layout_changed()
         self._final = self._final_queue(p)
-        self._events.append(_new_event(Event, (EventKind.CALL, p, (), (), None, "")))
+        self._events.append(_new_event(Event, (_EV_CALL, p, (), (), None, "")))
         self._end_turn()
 
     def _main_action_done(self, p: int) -> None:
-        if self._phase is Phase.OVER:
+        """The turn's card is placed (and its power used): where calling comes at the end
+        of a turn (``call.timing = "end-of-turn"``) the player may still call, while the
+        stock lasts; otherwise the turn ends."""
+        if self._phase is _OVER:
             return
         if self._call_last:
             stock_left = self._stock or (self._recycling and len(self._discard) > 1)
             if stock_left and self._can_call(p):
-                self._phase = Phase.END_OF_TURN
+                self._phase = _END_OF_TURN
                 return
         self._end_turn()
 
     def _end_turn(self) -> None:
-        if self._phase is Phase.OVER:
+        if self._phase is _OVER:
             return
         c = self._current
         self._turns[c] += 1
@@ -1579,21 +1744,27 @@ class Round:
                 return
             self._begin_turn(self._final.pop(0))
             return
-        self._begin_turn((c + 1) % self.players)
+        nxt = (c + 1) % self.players
+        if self._calls_owed:
+            self._begin_turn(nxt)
+        else:  # all _begin_turn does when nobody owes a call (and, as here, stock is left)
+            self._current = nxt
+            self._phase = _TURN
+            self._events.append(self._turn_event[nxt])
 
     def _end_after_turn(self, reason: str) -> None:
         """End the round after a turn, first letting its last discard be snapped where
         the table says so (``snap.last_discard``)."""
         if self.rules.snap.last_discard and self._window_open:
             self._closing_reason = reason
-            self._phase = Phase.CLOSING
+            self._phase = _CLOSING
             if self.reactors:
                 return
         self._end(reason)
 
     def _after_closing_action(self) -> None:
         """In phase ``CLOSING``: end the round once nobody may snap its last discard."""
-        if self._phase is Phase.CLOSING and not (self._window_open and self.reactors):
+        if self._phase is _CLOSING and not (self._window_open and self.reactors):
             self._end(self._closing_reason)
 
     def _recycle(self) -> None:
@@ -1609,11 +1780,11 @@ class Round:
         for c in cards:
             self._known[c] = 0
         self._events.append(
-            _new_event(Event, (EventKind.RECYCLE, -1, (), (), None, f"{len(cards)} cards"))
+            _new_event(Event, (_EV_RECYCLE, -1, (), (), None, f"{len(cards)} cards"))
         )
 
     def _end(self, reason: str, *, empty_winner: int | None = None) -> None:
-        self._phase = Phase.OVER
+        self._phase = _OVER
         self._window_open = False
         self._window_won = False
         hands = []
@@ -1635,7 +1806,7 @@ class Round:
             empty_winner=empty_winner,
             values=values,
         )
-        self._events.append(_new_event(Event, (EventKind.END, -1, (), (), None, reason)))
+        self._events.append(_new_event(Event, (_EV_END, -1, (), (), None, reason)))
 
     # ------------------------------------------------------------------ views
     def view(self, player: SupportsIndex) -> PlayerView:
@@ -1674,7 +1845,7 @@ class Round:
         step = None
         phase = _PHASE_NAMES[self._phase]
         if power is not None:
-            if self._phase is Phase.POWER:
+            if self._phase is _POWER:
                 step = power.steps[self._step]
             if player != self._current and not known[self._power_card] & bit:
                 # another player who has not seen the card cannot tell which power it is
@@ -1713,23 +1884,116 @@ class Round:
     # ------------------------------------------------------------------ copy, save, load
     def copy(self) -> Round:
         """An independent copy (for search): same state, separate future."""
-        d = self._fields()
-        d["_slots"] = [row[:] for row in self._slots]
-        d["_discard"] = self._discard[:]
-        d["_stock"] = self._stock[:]
-        d["_known"] = self._known[:]
-        d["_peeked"] = self._peeked[:]
-        d["_final"] = self._final[:]
-        d["_turns"] = self._turns[:]
-        d["_pending"] = self._pending[:]
-        d["_penalty_of"] = dict(self._penalty_of)
-        d["_opening_seen"] = self._opening_seen[:]
-        d["_events"] = self._events[:]
-        d["_histories"] = list(self._histories)  # immutable tuples, safely shared
-        d["_actions"] = self._actions[:]
-        d["_legal_cache"] = {}
-        d["_layout_cache"] = {}
-        return Round._from_fields(d)
+        new = self._clone()
+        new._slots = [row[:] for row in self._slots]
+        new._discard = self._discard[:]
+        new._stock = self._stock[:]
+        new._known = self._known[:]
+        new._peeked = self._peeked[:]
+        new._final = self._final[:]
+        new._turns = self._turns[:]
+        new._pending = self._pending[:]
+        new._penalty_of = dict(self._penalty_of)
+        new._opening_seen = self._opening_seen[:]
+        new._events = self._events[:]
+        new._histories = list(self._histories)  # immutable tuples, safely shared
+        new._actions = self._actions[:]
+        new._legal_of = -1
+        new._layout_cache = {}
+        return new
+
+    def _clone(self) -> Round:
+        """A round whose every attribute is this one's (shared, not copied): the base of
+        :meth:`copy` and of rounds built from a known state. Written out attribute by
+        attribute, in the order of ``__slots__``, because that is the fastest copy of a
+        slotted (or native) object; ``tests/test_caches.py`` checks that it names every
+        slot."""
+        new = Round(_BLANK)
+        new.rules = self.rules
+        new.players = self.players
+        new.seed = self.seed
+        new.dealer = self.dealer
+        new.starter = self.starter
+        new.space = self.space
+        new.deck = self.deck
+        new.to_act = self.to_act
+        new._cfg = self._cfg
+        new._G = self._G
+        new._P = self._P
+        new._ALL = self._ALL
+        new._opening_choices = self._opening_choices
+        new._value = self._value
+        new._key = self._key
+        new._power = self._power
+        new._only = self._only
+        new._turn_event = self._turn_event
+        new._per = self._per
+        new._o_replace = self._o_replace
+        new._size = self._size
+        new._take_ok = self._take_ok
+        new._call_first = self._call_first
+        new._call_last = self._call_last
+        new._earliest = self._earliest
+        new._call_allowed = self._call_allowed
+        new._re_peek_ok = self._re_peek_ok
+        new._exchange_ok = self._exchange_ok
+        new._snapping = self._snapping
+        new._draw_timing = self._draw_timing
+        new._swapped_out = self._swapped_out
+        new._penalty_blind = self._penalty_blind
+        new._swapped_out_stock_only = self._swapped_out_stock_only
+        new._recycling = self._recycling
+        new._max_turns = self._max_turns
+        new._caller_locked = self._caller_locked
+        new._snap_when = self._snap_when
+        new._penalty_need = self._penalty_need
+        new._penalty_first_empty = self._penalty_first_empty
+        new._snap_any = self._snap_any
+        new._slots = self._slots
+        new._discard = self._discard
+        new._stock = self._stock
+        new._known = self._known
+        new._drawn = self._drawn
+        new._from_stock = self._from_stock
+        new._penalty_of = self._penalty_of
+        new._phase = self._phase
+        new._current = self._current
+        new._power_now = self._power_now
+        new._power_card = self._power_card
+        new._step = self._step
+        new._peeked = self._peeked
+        new._after_power_drawn = self._after_power_drawn
+        new._caller = self._caller
+        new._final = self._final
+        new._window_open = self._window_open
+        new._window_discarder = self._window_discarder
+        new._window_tried = self._window_tried
+        new._window_won = self._window_won
+        new._closing_reason = self._closing_reason
+        new._calls_owed = self._calls_owed
+        new._snapper = self._snapper
+        new._give_target = self._give_target
+        new._give_return = self._give_return
+        new._turns = self._turns
+        new._total_turns = self._total_turns
+        new._repeek_used = self._repeek_used
+        new._opening_seen = self._opening_seen
+        new._pending = self._pending
+        new._recycles = self._recycles
+        new._plies_before = self._plies_before
+        new._origin = self._origin
+        new._result = self._result
+        new._events = self._events
+        new._histories = self._histories
+        new._actions = self._actions
+        new._discard_seen = self._discard_seen
+        new._discard_cards = self._discard_cards
+        new._present_of = self._present_of
+        new._present = self._present
+        new._legal_of = self._legal_of
+        new._legal_ids = self._legal_ids
+        new._layout_cache = self._layout_cache
+        return new
 
     def __reduce__(self) -> tuple[Any, ...]:
         # pickle and copy.deepcopy: a compiled Round cannot be made without __init__,
@@ -1738,9 +2002,7 @@ class Round:
 
     def _fields(self) -> dict[str, Any]:
         """Every attribute of the round by name: a new dict whose values are shared."""
-        if _NATIVE:
-            return {name: getattr(self, name) for name in _ATTRIBUTES}
-        return self.__dict__.copy()
+        return dict(zip(_ATTRIBUTES, _get_attributes(self), strict=True))
 
     @staticmethod
     def _from_fields(fields: dict[str, Any]) -> Round:
@@ -1748,13 +2010,9 @@ class Round:
 
         No checks and no deal: for copies and for rounds built from a known state.
         """
-        if _NATIVE:
-            new = Round(_BLANK)
-            for name, value in fields.items():
-                setattr(new, name, value)
-        else:
-            new = object.__new__(Round)
-            new.__dict__.update(fields)
+        new = Round(_BLANK)
+        for name, value in fields.items():
+            setattr(new, name, value)
         return new
 
     def _state(self) -> tuple[Any, ...]:
@@ -1885,9 +2143,11 @@ class Round:
         return rnd
 
 
-# Whether mypyc compiled Round (a native class): copies then go attribute by attribute
-_NATIVE: Final = "__dict__" not in vars(Round)
-_ATTRIBUTES: Final[tuple[str, ...]] = getattr(Round, "__mypyc_attrs__", ())
+# Every attribute of a round (a compiled Round lists its native attributes itself)
+_ATTRIBUTES: Final[tuple[str, ...]] = tuple(
+    getattr(Round, "__mypyc_attrs__", None) or vars(Round)["__slots__"]
+)
+_get_attributes: Final = operator.attrgetter(*_ATTRIBUTES)
 
 
 def _round_from_fields(fields: dict[str, Any]) -> Round:

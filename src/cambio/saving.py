@@ -822,9 +822,9 @@ def _restore(doc: SavedRound, verify: bool) -> Round:
         except (ValueError, TypeError) as exc:
             raise SaveError(f"$.actions[{k}]", f"not an action of this round: {exc}") from None
     rnd._actions = ids
-    rnd._legal_cache = {}
-    rnd._layout_cache = {}
+    rnd._drop_caches()
     ensure_consistent(rnd, at, events=origin is None)
+    rnd._state_set()
     if verify and replay() != rnd:
         raise SaveError("$.state", "the saved state disagrees with a replay of the saved actions")
     return rnd
