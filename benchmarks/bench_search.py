@@ -12,8 +12,12 @@ Sections (``--only`` picks some; all run by default):
     95% confidence interval (normal approximation), the fair share ``1/players``, and
     the search bot's mean and 95th-percentile process time per searched decision.
     With ``--baseline`` every deal is played a second time with a memory bot in the
-    search bot's seat: the memory bot's share on the same deals, and the paired
-    difference with its 95% interval (the fairest comparison: same cards, same seats).
+    search bot's seat (with ``--style-baseline``, the search bot's own style, a
+    memory bot with its ``style`` knobs, which shows what the search itself adds): the
+    baseline's share on the same deals, and the paired difference with its 95%
+    interval (the fairest comparison: same cards, same seats). ``--search-players``
+    sets :attr:`SearchBotConfig.search_players` (at larger tables the bot does not
+    search).
 ``determinize``
     Views of the player to act, taken every third decision of ``--views`` practice
     rounds (``--players``, 3 unless given with ``--only determinize``) played by memory
@@ -44,6 +48,8 @@ import statistics
 import sys
 import time
 
+import attrs
+
 import cambio
 from cambio.bots import MemoryBot, SearchBot, SearchBotConfig, derive_seed, play_round
 from cambio.determinize import _LAST, _READS, InfoSet, determinize
@@ -57,14 +63,19 @@ def duel(
     playouts: int,
     progress: bool = False,
     baseline: bool = False,
+    style_baseline: bool = False,
+    search_players: int | None = None,
 ) -> dict[str, object]:
     rules = cambio.load_ruleset(variant)
+    config = SearchBotConfig(playouts=playouts)
+    if search_players is not None:
+        config = attrs.evolve(config, search_players=search_players)
     shares: list[float] = []
     memory: list[float] = []
     times: list[float] = []
     for g in range(games):
         seat = g % players
-        search = SearchBot(SearchBotConfig(playouts=playouts))
+        search = SearchBot(config)
         original = search.search
 
         def timed(*args: object, _orig: object = original) -> cambio.Action:
@@ -81,9 +92,11 @@ def duel(
         played = play_round(rnd, bots, seed=derive_seed(seed, g))  # type: ignore[arg-type]
         winners = played.result.winners
         shares.append(1.0 / len(winners) if seat in winners else 0.0)
-        if baseline:  # the same deal with a memory bot in the search bot's seat
+        if baseline or style_baseline:  # the same deal, another bot in the search bot's seat
             rnd = cambio.Round(rules, players, seed=seed + g)
             mem = [MemoryBot() for _ in range(players)]
+            if style_baseline:
+                mem[seat] = MemoryBot(config.style)
             played = play_round(rnd, mem, seed=derive_seed(seed, g))
             winners = played.result.winners
             memory.append(1.0 / len(winners) if seat in winners else 0.0)
@@ -104,7 +117,8 @@ def duel(
         d = statistics.fmean(diffs)
         dh = 1.96 * statistics.pstdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else 0.0
         extra = {
-            "memory_share_same_deals": round(m, 4),
+            "baseline": "style" if style_baseline else "memory",
+            "baseline_share_same_deals": round(m, 4),
             "difference": round(d, 4),
             "difference_ci95": [round(d - dh, 4), round(d + dh, 4)],
         }
@@ -201,6 +215,17 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="also play each deal with a memory bot in the search bot's seat (paired)",
     )
+    parser.add_argument(
+        "--style-baseline",
+        action="store_true",
+        help="also play each deal with the search bot's style alone in its seat (paired)",
+    )
+    parser.add_argument(
+        "--search-players",
+        type=int,
+        default=None,
+        help="the most players at which the search bot searches (SearchBotConfig)",
+    )
     args = parser.parse_args(argv)
     args.players_given = "--players" in (argv if argv is not None else sys.argv[1:])
     out: dict[str, object] = {}
@@ -214,6 +239,8 @@ def main(argv: list[str] | None = None) -> int:
             args.playouts,
             args.progress,
             args.baseline,
+            args.style_baseline,
+            args.search_players,
         )
     if "determinize" in only:
         players = args.players if args.players_given and "duel" not in only else 3
