@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import random
 import types
 from collections.abc import Sequence
 
@@ -536,3 +537,12 @@ def test_legal_snap_ids_are_the_legal_snaps() -> None:
                     options.extend(r.legal_snap_ids(q))
                 r.apply(rng.choice(options))
     assert checked > 100
+
+
+def test_the_random_bot_draws_what_randrange_would() -> None:
+    """Its own draw of an index gives random.Random.randrange's numbers (so reports and
+    seeds stay what they were), for small and very large ranges alike."""
+    bot = RandomBot(5)
+    same = random.Random(5)
+    for n in [*range(1, 70)] * 30 + [2**40, 3**30, 1]:
+        assert bot._below(n) == same.randrange(n)

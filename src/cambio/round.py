@@ -1787,6 +1787,12 @@ class Round:
         self._phase = _OVER
         self._window_open = False
         self._window_won = False
+        # a snap can end the round inside a power (it emptied the grid): once the round
+        # is over no power is in progress, whatever step it had reached
+        self._power_now = None
+        self._power_card = -1
+        self._peeked = []
+        self._after_power_drawn = False
         hands = []
         values = []
         known, deck, points, everyone = self._known, self.deck, self._value, self._ALL

@@ -105,11 +105,22 @@ class RandomBot:
             choices = [a for a in legal if a.kind is not ActionKind.SNAP] or list(legal)
         if self.never_call:
             choices = [a for a in choices if a.kind is not ActionKind.CALL] or choices
-        return choices[self._rng.randrange(len(choices))]
+        return choices[self._below(len(choices))]
+
+    def _below(self, n: int) -> int:
+        """``self._rng.randrange(n)`` for ``n > 0``: the very draws the standard library
+        makes (``getrandbits`` of ``n``'s bit length, again while too large), without its
+        argument checks and two Python calls (the compiled build runs this as C)."""
+        getrandbits = self._rng.getrandbits
+        k = n.bit_length()
+        r = getrandbits(k)
+        while r >= n:
+            r = getrandbits(k)
+        return r
 
     def react(self, view: PlayerView | None, snaps: Sequence[Action]) -> Action | None:
         """With probability ``snap_rate``, one of ``snaps`` at random; else ``None``."""
         del view
         if not snaps or self._rng.random() >= self.snap_rate:
             return None
-        return snaps[self._rng.randrange(len(snaps))]
+        return snaps[self._below(len(snaps))]
