@@ -12,13 +12,28 @@ Sections (``--only`` picks some; all run by default):
     95% confidence interval (normal approximation), the fair share ``1/players``, and
     the search bot's mean and 95th-percentile process time per searched decision.
     With ``--baseline`` every deal is played a second time with a memory bot in the
-    search bot's seat: the memory bot's share on the same deals, and the paired
-    difference with its 95% interval (the fairest comparison: same cards, same seats).
+    search bot's seat (with ``--style-baseline``, the search bot's own style, a
+    memory bot with its ``style`` knobs, which shows what the search itself adds): the
+    baseline's share on the same deals, and the paired difference with its 95%
+    interval (the fairest comparison: same cards, same seats). ``--search-players``
+    sets :attr:`SearchBotConfig.search_players` (at larger tables the bot does not
+    search).
 ``determinize``
     Views of the player to act, taken every third decision of ``--views`` practice
-    rounds (3 players) played by memory bots: microseconds per ``determinize(view,
-    rules, rng)`` (reading the view and drawing one round) and per ``InfoSet.sample``
-    (drawing one more round from a view already read), median over the views.
+    rounds (``--players``, 3 unless given with ``--only determinize``) played by memory
+    bots. Microseconds (process time, median over the views) per call of
+    ``determinize(view, rules, rng)`` in three ways a caller meets it:
+
+    * ``cold``: the first call in a process that has read nothing of that round (the
+      kept readings cleared before each call): the whole history is read;
+    * ``incremental``: the views called in the order the round made them, as a bot
+      calls it at each of its decisions: the player's history is read on from where
+      that player's previous view left it (the views here are every third decision, so
+      about ten events are new);
+    * ``repeated``: the same view called again (a bot drawing several rounds at one
+      decision): no reading, one round drawn;
+
+    and per ``InfoSet.sample`` (one more round from an ``InfoSet`` already built).
 
 Run ``python benchmarks/bench_search.py --help``; ``--json`` prints one JSON object.
 """
@@ -33,9 +48,11 @@ import statistics
 import sys
 import time
 
+import attrs
+
 import cambio
 from cambio.bots import MemoryBot, SearchBot, SearchBotConfig, derive_seed, play_round
-from cambio.determinize import InfoSet, determinize
+from cambio.determinize import _LAST, _READS, InfoSet, determinize
 
 
 def duel(
@@ -46,14 +63,19 @@ def duel(
     playouts: int,
     progress: bool = False,
     baseline: bool = False,
+    style_baseline: bool = False,
+    search_players: int | None = None,
 ) -> dict[str, object]:
     rules = cambio.load_ruleset(variant)
+    config = SearchBotConfig(playouts=playouts)
+    if search_players is not None:
+        config = attrs.evolve(config, search_players=search_players)
     shares: list[float] = []
     memory: list[float] = []
     times: list[float] = []
     for g in range(games):
         seat = g % players
-        search = SearchBot(SearchBotConfig(playouts=playouts))
+        search = SearchBot(config)
         original = search.search
 
         def timed(*args: object, _orig: object = original) -> cambio.Action:
@@ -70,9 +92,11 @@ def duel(
         played = play_round(rnd, bots, seed=derive_seed(seed, g))  # type: ignore[arg-type]
         winners = played.result.winners
         shares.append(1.0 / len(winners) if seat in winners else 0.0)
-        if baseline:  # the same deal with a memory bot in the search bot's seat
+        if baseline or style_baseline:  # the same deal, another bot in the search bot's seat
             rnd = cambio.Round(rules, players, seed=seed + g)
             mem = [MemoryBot() for _ in range(players)]
+            if style_baseline:
+                mem[seat] = MemoryBot(config.style)
             played = play_round(rnd, mem, seed=derive_seed(seed, g))
             winners = played.result.winners
             memory.append(1.0 / len(winners) if seat in winners else 0.0)
@@ -93,7 +117,8 @@ def duel(
         d = statistics.fmean(diffs)
         dh = 1.96 * statistics.pstdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else 0.0
         extra = {
-            "memory_share_same_deals": round(m, 4),
+            "baseline": "style" if style_baseline else "memory",
+            "baseline_share_same_deals": round(m, 4),
             "difference": round(d, 4),
             "difference_ci95": [round(d - dh, 4), round(d + dh, 4)],
         }
@@ -115,12 +140,12 @@ def duel(
     }
 
 
-def determinize_cost(rounds: int) -> dict[str, object]:
+def determinize_cost(rounds: int, players: int = 3) -> dict[str, object]:
     rules = cambio.load_ruleset("practice")
     views = []
     for s in range(rounds):
-        rnd = cambio.Round(rules, 3, seed=s)
-        bots = [MemoryBot() for _ in range(3)]
+        rnd = cambio.Round(rules, players, seed=s)
+        bots = [MemoryBot() for _ in range(players)]
         for i, b in enumerate(bots):
             b.reset(i, rules, None)
         k = 0
@@ -132,22 +157,46 @@ def determinize_cost(rounds: int) -> dict[str, object]:
                 views.append(view)
             rnd.apply(bots[who].act(view, rnd.legal_actions(who)))
             k += 1
+    clock = time.process_time
     rng = random.Random(1)
-    full, one = [], []
+    cold, incremental, repeated, one = [], [], [], []
     for view in views:
-        t0 = time.perf_counter()
+        _forget()
+        t0 = clock()
         determinize(view, rules, rng)
-        full.append(time.perf_counter() - t0)
+        cold.append(clock() - t0)
+    _forget()
+    for view in views:  # in the order the rounds made them
+        t0 = clock()
+        determinize(view, rules, rng)
+        incremental.append(clock() - t0)
+        t0 = clock()
+        for _ in range(10):
+            determinize(view, rules, rng)
+        repeated.append((clock() - t0) / 10)
         info = InfoSet(view, rules)
-        t0 = time.perf_counter()
+        t0 = clock()
         for _ in range(10):
             info.sample(rng)
-        one.append((time.perf_counter() - t0) / 10)
+        one.append((clock() - t0) / 10)
+
+    def us(xs: list[float]) -> float:
+        return round(1e6 * statistics.median(xs), 1)
+
     return {
         "views": len(views),
-        "determinize_us_median": round(1e6 * statistics.median(full), 1),
-        "sample_us_median": round(1e6 * statistics.median(one), 1),
+        "players": players,
+        "determinize_us_median_cold": us(cold),
+        "determinize_us_median_incremental": us(incremental),
+        "determinize_us_median_repeated": us(repeated),
+        "sample_us_median": us(one),
     }
+
+
+def _forget() -> None:
+    """Clear what determinize keeps of the views it read (a cold start)."""
+    _LAST.clear()
+    _READS.clear()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -166,7 +215,19 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="also play each deal with a memory bot in the search bot's seat (paired)",
     )
+    parser.add_argument(
+        "--style-baseline",
+        action="store_true",
+        help="also play each deal with the search bot's style alone in its seat (paired)",
+    )
+    parser.add_argument(
+        "--search-players",
+        type=int,
+        default=None,
+        help="the most players at which the search bot searches (SearchBotConfig)",
+    )
     args = parser.parse_args(argv)
+    args.players_given = "--players" in (argv if argv is not None else sys.argv[1:])
     out: dict[str, object] = {}
     only = set(args.only.split(","))
     if "duel" in only:
@@ -178,9 +239,12 @@ def main(argv: list[str] | None = None) -> int:
             args.playouts,
             args.progress,
             args.baseline,
+            args.style_baseline,
+            args.search_players,
         )
     if "determinize" in only:
-        out["determinize"] = determinize_cost(args.views)
+        players = args.players if args.players_given and "duel" not in only else 3
+        out["determinize"] = determinize_cost(args.views, players)
     if args.json:
         print(json.dumps(out))
     else:

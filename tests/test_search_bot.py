@@ -17,12 +17,13 @@ import random
 import statistics
 from collections.abc import Sequence
 
+import attrs
 import pytest
 
 import cambio
 from cambio import Action, PlayerView, Round
 from cambio.bots import MemoryBot, RandomBot, SearchBot, SearchBotConfig, play_round
-from cambio.bots.search_bot import evidence_log_weight
+from cambio.bots.search_bot import evidence_log_weight, playout
 from cambio.determinize import InfoSet
 
 SMALL = SearchBotConfig(playouts=12, min_samples=4)
@@ -155,3 +156,46 @@ def test_cards_the_search_bot_has_not_seen_do_not_change_its_decisions(table: st
             assert answer_a == answer_b
             compared += 1
     assert compared >= 8
+
+
+def test_a_judged_call_is_made_when_the_call_wins_often_enough() -> None:
+    # a judge that asks for no share at all calls at the first turn the call is allowed
+    # and its style would not call (three players); one that asks for more than a
+    # whole win never calls for it
+    rules = cambio.load_ruleset("practice")
+    judged = 0
+    for judge, calls in ((0.0, True), (1.01, False)):
+        config = attrs.evolve(SMALL, call_judge=judge, call_samples=4)
+        bot = SearchBot(config)
+        bot.reset(0, rules, 3)
+        style = MemoryBot(config.style)
+        style.reset(0, rules, None)
+        memory = [MemoryBot() for _ in range(3)]
+        for seat, m in enumerate(memory):
+            m.reset(seat, rules, None)
+        rnd = Round(rules, 3, seed=5)
+        while not rnd.is_over:
+            who = rnd.to_act
+            assert who is not None
+            view, legal = rnd.view(who), rnd.legal_actions(who)
+            may_call = any(a.kind is cambio.ActionKind.CALL for a in legal)
+            if who == 0 and may_call and style.act(view, legal).kind is not cambio.ActionKind.CALL:
+                assert 0.0 <= bot.call_share(view, rules, Action.call(0)) <= 1.0
+                answer = bot.act(view, legal)
+                assert (answer.kind is cambio.ActionKind.CALL) is calls
+                judged += 1
+                break
+            rnd.apply(memory[who].act(view, legal))
+    assert judged == 2
+
+
+def test_score_weight_adds_the_lead_in_points_to_a_playout() -> None:
+    rules = cambio.load_ruleset("practice")
+    rnd = Round(rules, 2, seed=11)
+    plain = playout(rnd.copy(), 0, random.Random(1))
+    weighed = playout(rnd.copy(), 0, random.Random(1), score_weight=0.5)
+    end = rnd.copy()
+    playout(end, 0, random.Random(1))
+    totals = [sum(end._value[c] for c in row if c >= 0) for row in end._slots]
+    lead = max(-1.0, min(1.0, (totals[1] - totals[0]) / 10))
+    assert math.isclose(weighed, plain + 0.5 * lead)

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from operator import is_
 
 from .cards import Card
 from .events import Event, EventKind
@@ -190,6 +191,12 @@ class _HiddenPower:
         self.ended = False
         self.name: str | None = None  # known while the power is under way
 
+    def copy(self) -> _HiddenPower:
+        other = _HiddenPower(self.actor)
+        other.steps = self.steps[:]
+        other.skipped, other.ended, other.name = self.skipped, self.ended, self.name
+        return other
+
     def allows(self, power: Power | None) -> bool:
         if not self.steps and not self.skipped:
             return True  # nothing seen: any card (a silent skip leaves no trace)
@@ -208,6 +215,147 @@ class _HiddenPower:
             if kind == "swap" and step.seen != seen:
                 return False
         return True
+
+
+class _ReadState:
+    """Where the reading of a history stands after some of its events (see :class:`InfoSet`).
+
+    Kept per player and round (:func:`_keep`), so that the next view of the same player
+    is read from there: only the events added since are read again.
+    """
+
+    __slots__ = (
+        "after_drawn",
+        "caller",
+        "current",
+        "discard",
+        "drawn",
+        "evidence",
+        "final",
+        "fixed",
+        "fixed_t",
+        "from_stock",
+        "give_return",
+        "give_target",
+        "hidden",
+        "hp",
+        "known",
+        "opening_seen",
+        "owed",
+        "peeked",
+        "penalty_of",
+        "phase",
+        "pool_of",
+        "pools",
+        "power",
+        "power_card",
+        "recycles",
+        "refs",
+        "repeek",
+        "slots",
+        "snapper",
+        "starter",
+        "step",
+        "stock",
+        "w_discarder",
+        "w_tried",
+        "won",
+    )
+
+    def __init__(self) -> None:
+        self.slots: list[list[int]] = []
+        self.discard: list[int] = []
+        self.stock: list[int] = []
+        self.known: list[int] = []
+        self.fixed: list[Card | None] = []
+        self.fixed_t: list[int] = []
+        self.pool_of: list[int] = []
+        self.pools: list[list[int]] = []
+        self.refs: list[tuple[int, tuple[int, ...]]] = []
+        self.hidden: dict[int, _HiddenPower] = {}
+        self.drawn, self.from_stock = -1, False
+        self.phase = Phase.TURN
+        self.current = -1
+        self.power: Power | None = None
+        self.hp: _HiddenPower | None = None
+        self.power_card, self.step, self.peeked, self.after_drawn = -1, 0, 0, False
+        self.caller, self.final = -1, list[int]()
+        self.w_discarder, self.w_tried = -1, 0
+        self.snapper, self.give_target, self.give_return = -1, -1, Phase.TURN
+        self.repeek = 0
+        self.opening_seen: list[tuple[int, ...]] = []
+        self.starter = -1
+        self.recycles = 0
+        self.won = False
+        self.penalty_of: dict[int, int] = {}
+        self.owed = 0
+        self.evidence: list[Evidence] = []
+
+    def copy(self) -> _ReadState:
+        """A copy that reading on cannot change (every mutable part copied)."""
+        other = _ReadState.__new__(_ReadState)
+        for name in _ReadState.__slots__:
+            setattr(other, name, getattr(self, name))
+        other.slots = [row[:] for row in self.slots]
+        other.discard = self.discard[:]
+        other.stock = self.stock[:]
+        other.known = self.known[:]
+        other.fixed = self.fixed[:]
+        other.fixed_t = self.fixed_t[:]
+        other.pool_of = self.pool_of[:]
+        other.pools = self.pools[:]  # a recycled pool never changes once made
+        other.refs = self.refs[:]
+        other.hidden, other.hp = _own_hp(self.hidden, self.hp)
+        other.final = self.final[:]
+        other.opening_seen = self.opening_seen[:]
+        other.penalty_of = self.penalty_of.copy()
+        other.evidence = self.evidence[:]
+        return other
+
+
+def _own_hp(
+    hidden: dict[int, _HiddenPower], hp: _HiddenPower | None
+) -> tuple[dict[int, _HiddenPower], _HiddenPower | None]:
+    """A copy of ``hidden`` whose power under way (``hp``) is a copy too: the others
+    are over, and nothing changes a power that is over, so they are shared."""
+    out = dict(hidden)
+    if hp is None:
+        return out, None
+    mine = hp.copy()
+    for v, h in hidden.items():
+        if h is hp:
+            out[v] = mine
+    return out, mine
+
+
+_ReadKey = tuple[int, int, int, bool, int]
+_READS: dict[_ReadKey, tuple[RuleSet, tuple[Event, ...], _ReadState]] = {}
+
+
+def _resume(
+    key: _ReadKey, rules: RuleSet, history: tuple[Event, ...]
+) -> tuple[_ReadState, int] | None:
+    """A copy of the reading kept for this player's round, and how many events it read,
+    when ``history`` begins with exactly those events (the same objects); else ``None``."""
+    hit = _READS.get(key)
+    if hit is None:
+        return None
+    kept_rules, kept, state = hit
+    k = len(kept)
+    if kept_rules is not rules or k > len(history) or not all(map(is_, kept, history)):
+        return None
+    return state.copy(), k
+
+
+def _keep(key: _ReadKey, rules: RuleSet, history: tuple[Event, ...], state: _ReadState) -> None:
+    """Keep the reading of ``history`` for the next view of the same player and round.
+
+    The key names the player's first event by its identity; the entry holds that event
+    (through ``history``), so the identity cannot pass to another object meanwhile.
+    """
+    if len(_READS) >= 256 and key not in _READS:
+        _READS.clear()
+    _READS[key] = (rules, history, state)
 
 
 class InfoSet:
@@ -256,37 +404,57 @@ class InfoSet:
         snapping = rules.snap.when != "never"
         choices = bool(proto._opening_choices)
 
-        slots = [list(range(p * G, (p + 1) * G)) + [-1] * (P - G) for p in range(n)]
-        discard = [n * G]
-        stock = list(range(N - 1, n * G, -1))
-        known = [0] * N
-        known[n * G] = ALL
-        fixed: list[Card | None] = [None] * N
-        pool_of = [0] * N
-        pools: list[list[int]] = [[]]  # pools[k]: the slots recycled into stock k (k >= 1)
-        refs: list[tuple[int, tuple[int, ...]]] = []  # events with cards: their slots
-        hidden: dict[int, _HiddenPower] = {}
-        drawn, from_stock = -1, False
-        phase = Phase.OPENING if choices else Phase.TURN
-        current = -1
-        power: Power | None = None
-        hp: _HiddenPower | None = None
-        power_card, step, peeked, after_drawn = -1, 0, 0, False
-        caller, final = -1, list[int]()
-        w_discarder, w_tried = -1, 0
-        snapper, give_target, give_return = -1, -1, Phase.TURN
-        repeek = 0
-        opening_seen: list[tuple[int, ...]] = [()] * n
-        starter = -1
-        recycles = 0
-        won = False  # the open window's discard was snapped already (snap.too_late)
-        penalty_of: dict[int, int] = {}  # penalty cards lying in grid positions
-        owed = 0  # players owed a call at their next turn (snap.empty_grid_calls)
+        history = view.history
+        key = (id(rules), n, me, self._record, id(history[0]))
+        saved = _resume(key, rules, history)
+        if saved is None:
+            st = _ReadState()
+            st.slots = [list(range(p * G, (p + 1) * G)) + [-1] * (P - G) for p in range(n)]
+            st.discard = [n * G]
+            st.stock = list(range(N - 1, n * G, -1))
+            st.known = [0] * N
+            st.known[n * G] = ALL
+            st.fixed = [None] * N
+            st.fixed_t = [-1] * N
+            st.pool_of = [0] * N
+            st.pools = [[]]
+            st.phase = Phase.OPENING if choices else Phase.TURN
+            st.opening_seen = [()] * n
+            start = 0
+        else:
+            st, start = saved
+        slots = st.slots
+        discard = st.discard
+        stock = st.stock
+        known = st.known
+        fixed = st.fixed
+        fixed_t = st.fixed_t  # the faces of fixed, as indices into the table's faces
+        tid = _faces(rules, proto)[1]
+        pool_of = st.pool_of
+        pools = st.pools  # pools[k]: the slots recycled into stock k (k >= 1)
+        refs = st.refs  # events with a card the viewer did not see: their slots
+        hidden = st.hidden
+        drawn, from_stock = st.drawn, st.from_stock
+        phase = st.phase
+        current = st.current
+        power = st.power
+        hp = st.hp
+        power_card, step, peeked, after_drawn = st.power_card, st.step, st.peeked, st.after_drawn
+        caller, final = st.caller, st.final
+        w_discarder, w_tried = st.w_discarder, st.w_tried
+        snapper, give_target, give_return = st.snapper, st.give_target, st.give_return
+        repeek = st.repeek
+        opening_seen = st.opening_seen
+        starter = st.starter
+        recycles = st.recycles
+        won = st.won  # the open window's discard was snapped already (snap.too_late)
+        penalty_of = st.penalty_of  # penalty cards lying in grid positions
+        owed = st.owed  # players owed a call at their next turn (snap.empty_grid_calls)
+        evidence = st.evidence
         snap_rules = rules.snap
         call_last = rules.call.allowed and rules.call.timing == "end-of-turn"
         record = self._record
         call_first = record and rules.call.allowed and rules.call.timing == "before-draw"
-        evidence: list[Evidence] = []
 
         def grids(q: int) -> Grids:
             bit = 1 << q
@@ -309,6 +477,8 @@ class InfoSet:
             power, power_card, step, peeked, after_drawn = None, -1, 0, 0, False
             if hp is not None:
                 hp.ended = True
+                if not hp.steps and not hp.skipped and hidden.get(drawn) is hp:
+                    del hidden[drawn]  # nothing seen: it constrains nothing
                 hp = None
                 phase = Phase.DRAWN
             elif was_drawn:
@@ -339,7 +509,8 @@ class InfoSet:
             ):
                 owed |= 1 << p
 
-        for k, e in enumerate(view.history):
+        for k in range(start, len(history)):
+            e = history[k]
             kind, p = e.kind, e.player
             vars_: tuple[int, ...] = ()
             if kind == _E_DEAL:
@@ -560,6 +731,7 @@ class InfoSet:
                 stock = list(range(base, base + len(source)))
                 known.extend([0] * len(source))
                 fixed.extend([None] * len(source))
+                fixed_t.extend([-1] * len(source))
                 pool_of.extend([len(pools) - 1] * len(source))
             elif kind == _E_END:
                 raise self._fail(k, "the round is over")
@@ -568,16 +740,35 @@ class InfoSet:
             if e.cards:
                 if len(vars_) != len(e.cards):
                     raise self._fail(k, f"a {kind} event with {len(e.cards)} cards")
-                refs.append((k, vars_))
                 for v, card in zip(vars_, e.cards, strict=True):
                     if card is None:
+                        if not refs or refs[-1][0] != k:
+                            refs.append((k, vars_))
                         continue
-                    if card not in self._cards:
-                        raise self._fail(k, f"{card} is not in this table's deck")
                     had = fixed[v]
-                    if had is not None and had is not card and had != card:
+                    if had is card:
+                        continue
+                    t = tid.get(card)
+                    if t is None:
+                        raise self._fail(k, f"{card} is not in this table's deck")
+                    if had is not None and had != card:
                         raise self._fail(k, f"{card} where {fixed[v]} was seen")
                     fixed[v] = card
+                    fixed_t[v] = t
+
+        st.discard, st.stock = discard, stock
+        st.drawn, st.from_stock, st.phase, st.current = drawn, from_stock, phase, current
+        st.power, st.hp = power, hp
+        st.power_card, st.step, st.peeked, st.after_drawn = power_card, step, peeked, after_drawn
+        st.caller, st.final = caller, final
+        st.w_discarder, st.w_tried = w_discarder, w_tried
+        st.snapper, st.give_target, st.give_return = snapper, give_target, give_return
+        st.repeek, st.starter, st.recycles, st.won, st.owed = repeek, starter, recycles, won, owed
+        _keep(key, rules, history, st)
+        # what follows changes the known faces and the hidden powers: not the kept ones
+        fixed = fixed[:]
+        fixed_t = fixed_t[:]
+        hidden, hp = _own_hp(hidden, hp)
 
         # the view's own record of the present settles what the history leaves open
         vphase = _PHASES.get(view.phase)
@@ -585,32 +776,46 @@ class InfoSet:
             raise DeterminizeError(f"unknown phase {view.phase!r}")
         if view.current != current and current >= 0:
             raise DeterminizeError("the view's current player disagrees with its history")
-        for o in range(n):
-            for i in range(P):
-                v = slots[o][i]
-                if (v >= 0) != view.present[o][i]:
+        if (
+            len(view.present) != n
+            or len(view.grids) != n
+            or any(len(r) != P for r in view.present)
+            or any(len(r) != P for r in view.grids)
+        ):
+            raise DeterminizeError("the view's grids do not have the table's shape")
+        rows = zip(slots, view.present, view.grids, strict=True)
+        for o, (row, present, cards) in enumerate(rows):
+            for i, (v, here, card) in enumerate(zip(row, present, cards, strict=True)):
+                if (v >= 0) != here:
                     raise DeterminizeError(f"the history and the view disagree about P{o}:{i + 1}")
-                card = view.grids[o][i]
                 if card is not None:
                     had = fixed[v]
-                    if not known[v] & ME or (had is not None and had is not card and had != card):
+                    if not known[v] & ME:
+                        raise DeterminizeError(f"the view shows {card} at P{o}:{i + 1} unseen")
+                    if had is card:
+                        continue
+                    t = tid.get(card)
+                    if t is None or (had is not None and had != card):
                         raise DeterminizeError(f"the view shows {card} at P{o}:{i + 1} unseen")
                     fixed[v] = card
+                    fixed_t[v] = t
                 elif v >= 0 and known[v] & ME:
                     raise DeterminizeError(f"the view forgot a card at P{o}:{i + 1}")
         pile = view.discard
-        if len(pile) != len(discard) or not all(
-            a is b or a == b for a, b in zip((fixed[v] for v in discard), pile, strict=True)
-        ):
+        if len(pile) != len(discard) or tuple(map(fixed.__getitem__, discard)) != pile:
             raise DeterminizeError("the history and the view disagree about the discard pile")
         if len(stock) != view.stock_size:
             raise DeterminizeError("the history and the view disagree about the stock")
         if (drawn >= 0) != (view.holding is not None or view.holding_from_stock is not None):
             raise DeterminizeError("the history and the view disagree about the held card")
-        if view.holding is not None:
+        if view.holding is not None and fixed[drawn] is not view.holding:
+            t = tid.get(view.holding)
+            if t is None:
+                raise DeterminizeError(f"the view holds {view.holding}, not a card of this table")
             fixed[drawn] = view.holding
+            fixed_t[drawn] = t
 
-        self.evidence = evidence
+        self.evidence = evidence[:]
         """What other players' choices suggest about cards the viewer has not seen, as
         read from the history (for a search that weighs its samples; see
         :mod:`cambio.bots.search_bot`), each ``(kind, p, a, b, flag, flag2, grids)``:
@@ -626,6 +831,7 @@ class InfoSet:
         self._stock = stock
         self._known = known
         self._fixed = fixed
+        self._fixed_t = fixed_t
         self._pool_of = pool_of
         self._pools = pools
         self._refs = refs
@@ -710,15 +916,18 @@ class InfoSet:
     # ------------------------------------------------------------------ sampling
     def _prepare(self) -> None:
         """Work out once what every sample shares: the bags to draw from, the layout."""
-        faces, tid, self._tval, self._tkey, self._tpow, deck_bag, self._deck_mean = _faces(
+        faces, _, self._tval, self._tkey, self._tpow, deck_bag, self._deck_mean = _faces(
             self.rules, self.proto
         )
         self._faces = faces
-        fixed = [-1 if c is None else tid[c] for c in self._fixed]
-        self._fixed_t = fixed
-        members: list[list[int]] = [[] for _ in self._pools]
-        for v, k in enumerate(self._pool_of):
-            members[k].append(v)
+        fixed = self._fixed_t
+        members: list[Sequence[int]]
+        if len(self._pools) == 1:
+            members = [range(len(fixed))]
+        else:
+            members = [[] for _ in self._pools]
+            for v, k in enumerate(self._pool_of):
+                members[k].append(v)  # type: ignore[attr-defined]
         self._draws: list[tuple[list[int], list[int], list[int], list[int]]] = []
         for k, group in enumerate(members):
             if k == 0:
@@ -729,25 +938,28 @@ class InfoSet:
                     if fixed[v] < 0:
                         raise DeterminizeError("a recycled card that nobody saw")
                     bag[fixed[v]] += 1
-            free: list[int] = []
-            for v in group:
-                t = fixed[v]
-                if t < 0:
-                    free.append(v)
-                elif bag[t] > 0:
+            free = [v for v in group if fixed[v] < 0]
+            for t in [fixed[v] for v in group] if len(members) > 1 else fixed:
+                if t >= 0:
                     bag[t] -= 1
-                else:
-                    raise DeterminizeError(
-                        f"{faces[t]} is seen more often than the table's deck holds it"
-                    )
+            if min(bag, default=0) < 0:
+                t = min(range(len(bag)), key=bag.__getitem__)
+                raise DeterminizeError(
+                    f"{faces[t]} is seen more often than the table's deck holds it"
+                )
             if sum(bag) != len(free):
                 raise DeterminizeError("the view's cards do not add up to the table's deck")
-            tied = [v for v in free if v in self._constraints]
-            loose = [v for v in free if v not in self._constraints]
-            rest = [t for t, m in enumerate(bag) for _ in range(m)]
+            if self._constraints:
+                tied = [v for v in free if v in self._constraints]
+                loose = [v for v in free if v not in self._constraints]
+            else:
+                tied, loose = [], free
+            if max(bag, default=0) <= 1:
+                rest = [t for t, m in enumerate(bag) if m]
+            else:
+                rest = [t for t, m in enumerate(bag) for _ in range(m)]
             self._draws.append((loose, tied, bag, rest))
-        history = self._history
-        self._fill = [(k, vs) for k, vs in self._refs if any(c is None for c in history[k].cards)]
+        self._fill = self._refs
         self._layout_fixed = self._layout(None) if len(self._pools) == 1 else None
 
     def _assign(self, rng: random.Random) -> list[int]:
@@ -811,17 +1023,14 @@ class InfoSet:
         kv = self._known
         known = [0] * N
         if phys is None:
+            # one pool: every slot is a physical card, on the table, held or in the
+            # stock, and nobody knows a card of the stock
             slots = [row[:] for row in self._slots]
             discard = self._discard[:]
             stock = self._stock[:]
-            for row in slots:
-                for v in row:
-                    if v >= 0:
-                        known[v] = kv[v]
-            for v in discard:
-                known[v] = kv[v]
-            if self._drawn >= 0:
-                known[self._drawn] = kv[self._drawn]
+            known = kv[:N]
+            for v in stock:
+                known[v] = 0
             return slots, discard, stock, known, self._drawn, self._power_card
         slots = []
         for row in self._slots:
@@ -899,10 +1108,10 @@ class InfoSet:
         rnd.seed = rng.randrange(2**63)
         rnd.starter = self._starter
         rnd.dealer = (self._starter - 1) % self.players
-        rnd.deck = tuple([faces[t] for t in deck])
-        rnd._value = [self._tval[t] for t in deck]
-        rnd._key = [self._tkey[t] for t in deck]
-        rnd._power = [tpow[t] for t in deck]
+        rnd.deck = tuple(map(faces.__getitem__, deck))
+        rnd._value = list(map(self._tval.__getitem__, deck))
+        rnd._key = list(map(self._tkey.__getitem__, deck))
+        rnd._power = list(map(tpow.__getitem__, deck))
         rnd._slots = slots
         rnd._discard = discard
         rnd._stock = stock
@@ -960,10 +1169,24 @@ class InfoSet:
         return rnd
 
 
+_LAST: list[tuple[PlayerView, RuleSet, InfoSet]] = []
+
+
 def determinize(view: PlayerView, rules: RuleSet, rng: random.Random) -> Round:
     """A round drawn at random among those ``view.player`` cannot tell from the real one.
 
-    See the module documentation for what is kept and what is drawn. For many samples
-    of one view, build an :class:`InfoSet` once and call its :meth:`InfoSet.sample`.
+    See the module documentation for what is kept and what is drawn. Reading a view
+    costs more than drawing a round from it, so the reading is kept: the last few views
+    read (by identity: called again with the same view object, only the drawing is
+    done), and, per player and round, how far that player's history was read (a later
+    view of the same player reads only the events added since). For many samples of
+    one view, an :class:`InfoSet` built once and its :meth:`InfoSet.sample` do the same
+    without the look-up.
     """
-    return InfoSet(view, rules).sample(rng)
+    for kept_view, kept_rules, info in _LAST:
+        if kept_view is view and kept_rules is rules:
+            return info.sample(rng)
+    info = InfoSet(view, rules)
+    _LAST.insert(0, (view, rules, info))
+    del _LAST[4:]
+    return info.sample(rng)
