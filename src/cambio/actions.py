@@ -327,6 +327,9 @@ class ActionSpace:
         self._deal_caches: dict[tuple[int, bool], dict[int, tuple[int, ...]]] = {}
         self.snap_flags = bytes(self.is_snap(a) for a in range(self.size))
         """``snap_flags[id]`` is 1 for a snap's id, else 0 (:meth:`is_snap` of every id)."""
+        call = _SIMPLE.index(ActionKind.CALL)
+        self.call_flags = bytes(a % self.per_player == call for a in range(self.size))
+        """``call_flags[id]`` is 1 for a call's id, else 0."""
         self._encode_cache: dict[Action, int] = {}
 
     def deal_cache(self, grid: int, snap_any: bool) -> dict[int, tuple[int, ...]]:

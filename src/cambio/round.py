@@ -797,16 +797,18 @@ class Round:
     def legal_action_ids(self, player: SupportsIndex | None = None) -> list[int]:
         """Ids of every legal action, ascending; of one player, or of everyone (a
         number that is no seat has none)."""
-        if type(player) is not int:
-            if player is None:
-                out: list[int] = []
-                for p in range(self.players):
-                    out.extend(self.legal_action_ids(p))
-                return out
-            player = whole("player", player)
-        if player != self._legal_of:
-            self._legal_ids = self._legal(player)
-            self._legal_of = player
+        if type(player) is int:
+            seat: int = player  # a typed local: compiled, a C integer
+        elif player is None:
+            out: list[int] = []
+            for p in range(self.players):
+                out.extend(self.legal_action_ids(p))
+            return out
+        else:
+            seat = whole("player", player)
+        if seat != self._legal_of:
+            self._legal_ids = self._legal(seat)
+            self._legal_of = seat
         return self._legal_ids[:]
 
     def legal_snap_ids(self, player: SupportsIndex) -> list[int]:
@@ -1817,18 +1819,18 @@ class Round:
     # ------------------------------------------------------------------ views
     def view(self, player: SupportsIndex) -> PlayerView:
         """What ``player`` may know now, and nothing else."""
-        if type(player) is not int:
-            player = whole("player", player)
-        if not 0 <= player < self.players:
-            raise ValueError(f"there is no player {player}")
-        bit = 1 << player
+        # a typed local: compiled, the seat is a C integer from here on
+        seat: int = player if type(player) is int else whole("player", player)
+        if not 0 <= seat < self.players:
+            raise ValueError(f"there is no player {seat}")
+        bit = 1 << seat
         known = self._known
         deck = self.deck
         slots = self._slots
         cache = self._grid_cache
         if not cache.serves(self._events, slots, known, deck):
             cache = self._grid_cache = GridCache(self._events, slots, known, deck, self.players)
-        grids = cache.grids_of(player, self._result is not None)
+        grids = cache.grids_of(seat, self._result is not None)
         if slots != self._present_of:
             # which positions hold a card, rebuilt only when the grids changed: views
             # of an unchanged table share the same tuple
@@ -1854,7 +1856,7 @@ class Round:
         if power is not None:
             if self._phase is _POWER:
                 step = power.steps[self._step]
-            if player != self._current and not known[self._power_card] & bit:
+            if seat != self._current and not known[self._power_card] & bit:
                 # another player who has not seen the card cannot tell which power it is
                 # (nor its next step) from the steps taken so far; before the first step
                 # it cannot tell a private draw's power from a plain draw at all
@@ -1866,7 +1868,7 @@ class Round:
         # holding_from_stock, power, power_step, peeked, window_open, opening_positions,
         # re_peek_used, turns, history, result): keywords cost a third of the call
         return PlayerView(
-            player,
+            seat,
             self.players,
             self._G,
             phase,
@@ -1883,10 +1885,10 @@ class Round:
             step,
             tuple([(g // self._P, g % self._P + 1) for g in self._peeked]) if self._peeked else (),
             self._window_open,
-            self._opening_seen[player],
+            self._opening_seen[seat],
             bool(self._repeek_used & bit),
             tuple(self._turns),
-            self._history(player, cache),
+            self._history(seat, cache),
             self._result,
         )
 

@@ -91,16 +91,15 @@ class RandomBot:
         if isinstance(legal, ActionList) and not self.never_call:
             choices = legal.without_snaps() or legal  # no need to decode every snap
         elif isinstance(legal, ActionList):
-            # the calls are told apart by kind: every non-snap is decoded, through the
-            # space's cache (the choices of without_snaps, in the same order; plain dict
-            # reads where the bot is compiled)
+            # snaps and calls told apart by id: only the chosen action is decoded (the
+            # same choices, in the same order, as the kinds of the decoded actions give)
             space = legal._space
-            snaps, cache = space.snap_flags, space._decode_cache
+            snaps, calls = space.snap_flags, space.call_flags
             ids = [a for a in legal.ids if not snaps[a]] or list(legal.ids)
-            choices = []
-            for aid in ids:
-                known = cache.get(aid)
-                choices.append(known if known is not None else space.decode(aid))
+            ids = [a for a in ids if not calls[a]] or ids
+            aid = ids[self._below(len(ids))]
+            known = space._decode_cache.get(aid)
+            return known if known is not None else space.decode(aid)
         else:
             choices = [a for a in legal if a.kind is not ActionKind.SNAP] or list(legal)
         if self.never_call:
