@@ -1202,7 +1202,12 @@ class Round:
         An illegal action raises :class:`~cambio.errors.IllegalActionError` and leaves
         the round exactly as it was.
         """
-        aid = action if type(action) is int and 0 <= action < self._size else self._coerce(action)
+        if type(action) is int:
+            aid: int = action  # a typed local: compiled, a C integer
+            if not 0 <= aid < self._size:
+                aid = self._coerce(action)
+        else:
+            aid = self._coerce(action)
         per = self._per
         p = aid // per
         local = aid - p * per
