@@ -52,3 +52,19 @@ def random_step(r: Round, rng: random.Random) -> None:
     for q in r.reactors:
         options.extend(r.legal_action_ids(q))
     r.apply(rng.choice(sorted(set(options))))
+
+
+def random_steps(r: Round, seed: int, steps: int) -> Round:
+    """Up to ``steps`` :func:`random_step` actions drawn from ``random.Random(seed)``."""
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if r.is_over:
+            break
+        random_step(r, rng)
+    return r
+
+
+def seat_counts(rules: RuleSet) -> list[int]:
+    """The player counts a round of ``rules`` may be dealt for."""
+    size = rules.teams.size
+    return [n for n in range(rules.players.min, rules.players.max + 1) if n % size == 0]

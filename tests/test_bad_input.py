@@ -28,6 +28,7 @@ from hypothesis import strategies as st
 import cambio
 from cambio import Action, ActionKind, IllegalActionError, Match, Round, RuleSetError
 from cambio.loading import load_ruleset, ruleset_from_toml, ruleset_to_dict, ruleset_to_toml
+from decks import seat_counts
 from strategies import rulesets
 from test_properties import (
     check_illegal,
@@ -35,7 +36,6 @@ from test_properties import (
     ending_choice,
     malformed_actions,
     not_actions,
-    seat_counts,
     tables,
 )
 

@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 import cambio
 from cambio import Round
 from cambio.views import GridCache
-from decks import random_step
+from decks import random_step, seat_counts
 from strategies import rulesets
 
 
@@ -76,9 +76,7 @@ def test_cached_legal_actions_match_fresh_ones_on_every_table() -> None:
 def test_cached_legal_actions_match_fresh_ones_on_generated_tables(
     rules: cambio.RuleSet, seed: int
 ) -> None:
-    size = rules.teams.size
-    seats = [n for n in range(rules.players.min, rules.players.max + 1) if n % size == 0]
-    r = Round(rules, random.Random(seed).choice(seats), seed=seed)
+    r = Round(rules, random.Random(seed).choice(seat_counts(rules)), seed=seed)
     _check_round(r, seed, 150)
     copy = Round(rules, r.players, seed=seed)  # a new round of the same table, same space
     _check_round(copy, seed + 1, 60)
@@ -151,8 +149,7 @@ def test_incremental_views_match_fresh_ones_on_every_table() -> None:
     for name in cambio.available_variants():
         rules = cambio.load_ruleset(name)
         for seed in range(6):
-            seats = range(rules.players.min, rules.players.max + 1)
-            fits = [s for s in seats if s % rules.teams.size == 0]
+            fits = seat_counts(rules)
             n = fits[seed % len(fits)]
             checked += _check_views(Round(rules, n, seed=seed), seed, 200)
     assert checked > 3000
@@ -163,9 +160,7 @@ def test_incremental_views_match_fresh_ones_on_every_table() -> None:
 def test_incremental_views_match_fresh_ones_on_generated_tables(
     rules: cambio.RuleSet, seed: int
 ) -> None:
-    size = rules.teams.size
-    seats = [n for n in range(rules.players.min, rules.players.max + 1) if n % size == 0]
-    r = Round(rules, random.Random(seed).choice(seats), seed=seed)
+    r = Round(rules, random.Random(seed).choice(seat_counts(rules)), seed=seed)
     _check_views(r, seed, 200)
 
 

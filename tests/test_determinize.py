@@ -52,6 +52,16 @@ def _players(rules: RuleSet, rng: random.Random) -> int:
     return n
 
 
+def _step(real: Round, rng: random.Random) -> None:
+    """One random legal action of anyone; calls are rare, so that rounds also reach
+    snaps, penalties and recycling."""
+    ids = real.legal_action_ids(None)
+    calls = [a for a in ids if real.space.decode(a).kind is cambio.ActionKind.CALL]
+    if calls and len(ids) > len(calls) and rng.random() < 0.9:
+        ids = [a for a in ids if a not in calls]
+    real.apply(rng.choice(ids))
+
+
 def _check_sample(real: Round, player: int, rng: random.Random) -> None:
     view = real.view(player)
     sample = determinize(view, real.rules, random.Random(rng.getrandbits(32)))
@@ -86,12 +96,7 @@ def test_samples_keep_the_view_on_every_profile(name: str) -> None:
             if rng.random() < 0.12:
                 _check_sample(real, rng.randrange(real.players), rng)
                 checked += 1
-            ids = real.legal_action_ids(None)
-            # calls are rare, so that rounds also reach snaps, penalties and recycling
-            calls = [a for a in ids if real.space.decode(a).kind is cambio.ActionKind.CALL]
-            if calls and len(ids) > len(calls) and rng.random() < 0.9:
-                ids = [a for a in ids if a not in calls]
-            real.apply(rng.choice(ids))
+            _step(real, rng)
             steps += 1
     assert checked > 0
 
@@ -183,11 +188,7 @@ def test_a_kept_reading_gives_what_a_fresh_one_gives(name: str) -> None:
                 assert info.sample(random.Random(draw)) == warm == again
                 assert InfoSet(view, rules, evidence=True).evidence == info.evidence
                 compared += 1
-            ids = real.legal_action_ids(None)
-            calls = [a for a in ids if real.space.decode(a).kind is cambio.ActionKind.CALL]
-            if calls and len(ids) > len(calls) and rng.random() < 0.9:
-                ids = [a for a in ids if a not in calls]
-            real.apply(rng.choice(ids))
+            _step(real, rng)
             steps += 1
     assert compared >= 4
 

@@ -21,7 +21,7 @@ import cambio.match
 from cambio import Action, ActionKind, IllegalActionError, Match, Round, RuleSet
 from cambio.match import MatchEventKind
 from cambio.rules import MatchRules, ScoringRules
-from decks import deal
+from decks import deal, seat_counts
 
 
 def table(name: str, **match: object) -> RuleSet:
@@ -897,9 +897,7 @@ def check_match(m: Match) -> None:
 @pytest.mark.parametrize("name", sorted(TABLES))
 def test_random_matches_finish_and_add_up(name: str) -> None:
     rules = TABLES[name]
-    sizes = [
-        k for k in range(rules.players.min, rules.players.max + 1) if k % rules.teams.size == 0
-    ]
+    sizes = seat_counts(rules)
     count = match_count()
     rounds = 0
     for i in range(count):

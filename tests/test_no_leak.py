@@ -25,11 +25,11 @@ from cambio import Action, ActionKind, Card, Round, RuleSet
 from cambio.bots import Bot, MemoryBot, RandomBot
 from cambio.rules import Power, Step
 from cambio.views import PlayerView
+from decks import seat_counts
 from test_properties import (
     default_examples,
     ending_choice,
     random_choice,
-    seat_counts,
     tables,
 )
 

@@ -22,6 +22,7 @@ import cambio
 from cambio import ActionKind, PositionError, Round, SaveError
 from cambio.position import describe
 from cambio.rules import GridRules, OpeningRules, PlayerRules, Power, Step
+from decks import seat_counts
 from strategies import rulesets
 
 PROFILES = cambio.available_variants()
@@ -120,8 +121,7 @@ def test_every_profile_round_trips_through_positions(
     name: str, seed: int, extra: int, cut_at: float
 ) -> None:
     rules = cambio.load_ruleset(name)
-    size = rules.teams.size
-    counts = [n for n in range(rules.players.min, rules.players.max + 1) if n % size == 0]
+    counts = seat_counts(rules)
     play_and_rebuild(rules, counts[extra % len(counts)], seed, cut_at)
 
 

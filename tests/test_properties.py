@@ -67,6 +67,7 @@ from cambio.rules import (
     TurnRules,
     ValueRules,
 )
+from decks import seat_counts
 from strategies import rulesets
 
 PROFILES = cambio.available_variants()
@@ -84,12 +85,6 @@ def default_examples() -> int:
 
 
 # --------------------------------------------------------------------------- tables
-
-
-def seat_counts(rules: RuleSet) -> list[int]:
-    """The player counts a round of ``rules`` may be dealt for."""
-    size = rules.teams.size
-    return [n for n in range(rules.players.min, rules.players.max + 1) if n % size == 0]
 
 
 def profile(name: str) -> RuleSet:

@@ -18,6 +18,7 @@ import pytest
 
 import cambio
 from cambio import ActionKind, Round
+from decks import seat_counts
 
 PROFILES = cambio.available_variants()
 CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
@@ -72,9 +73,7 @@ def play(rules: cambio.RuleSet, players: int, seed: int, roundtrip_every: int) -
 @pytest.mark.parametrize("name", PROFILES)
 def test_random_rounds_finish_with_every_card_accounted_for(name: str) -> None:
     rules = cambio.load_ruleset(name)
-    lo, hi = rules.players.min, rules.players.max
-    size = rules.teams.size
-    counts = [n for n in range(lo, hi + 1) if n % size == 0]
+    counts = seat_counts(rules)
     reasons = set()
     for k in range(PER_PROFILE):
         n = counts[k % len(counts)]

@@ -20,9 +20,9 @@ import pytest
 import cambio
 from cambio import Action, Round
 from cambio.rl import PHASES, Encoder, layout_markdown, seen_by
+from decks import seat_counts
 from test_club_rules import EVERY_NEW
 from test_no_leak import play_a, seen_cards
-from test_properties import seat_counts
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"

@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 import cambio
 from cambio import Match, Round, SaveError
 from cambio.invariants import ensure_consistent, state_problem
-from decks import random_step
+from decks import random_steps, seat_counts
 from strategies import rulesets
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -34,20 +34,9 @@ FUZZ_PROFILES = ("practice", "snap", "penalty", "elimination", "draw-power", "bl
 """Profiles whose saves are mutated: different phases, powers, snapping and endings."""
 
 
-def _seats(rules: cambio.RuleSet) -> list[int]:
-    size = rules.teams.size
-    return [n for n in range(rules.players.min, rules.players.max + 1) if n % size == 0]
-
-
 def played(rules: cambio.RuleSet | str, players: int | None, seed: int, steps: int) -> Round:
     """A round of ``rules`` after up to ``steps`` random legal actions (snaps included)."""
-    r = Round(rules, players, seed=seed)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if r.is_over:
-            break
-        random_step(r, rng)
-    return r
+    return random_steps(Round(rules, players, seed=seed), seed, steps)
 
 
 def play_on(r: Round, seed: int, steps: int) -> None:
@@ -69,7 +58,7 @@ def saved_rounds(draw: st.DrawFn) -> Round:
         rules = cambio.load_ruleset(draw(st.sampled_from(FUZZ_PROFILES)))
     else:
         rules = draw(rulesets())
-    players = draw(st.sampled_from(_seats(rules)))
+    players = draw(st.sampled_from(seat_counts(rules)))
     return played(rules, players, draw(st.integers(0, 2**32)), draw(st.integers(0, 80)))
 
 
@@ -209,7 +198,7 @@ def test_a_mutated_save_loads_consistent_or_raises_save_error(
 def saved_matches(draw: st.DrawFn) -> Match:
     name = draw(st.sampled_from(("practice", "snap", "elimination", "teams")))
     rules = cambio.load_ruleset(name)
-    players = draw(st.sampled_from(_seats(rules)))
+    players = draw(st.sampled_from(seat_counts(rules)))
     m = Match(rules, players, seed=draw(st.integers(0, 2**32)))
     rng = random.Random(draw(st.integers(0, 100)))
     for _ in range(draw(st.integers(0, 120))):

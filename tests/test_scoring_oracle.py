@@ -21,6 +21,7 @@ import cambio
 from cambio import ActionKind, Card, Round, RuleSet
 from cambio.rules import CallRules, CombinationRules, ScoringRules
 from cambio.scoring import RoundResult, score_round
+from decks import seat_counts
 from strategies import TIE_BREAKS, rulesets
 from test_properties import default_examples
 
@@ -184,11 +185,6 @@ def check(
 # --------------------------------------------------------------------------- generated hands
 
 
-def _seat_counts(rules: RuleSet) -> list[int]:
-    size = rules.teams.size
-    return [n for n in range(rules.players.min, rules.players.max + 1) if n % size == 0]
-
-
 @st.composite
 def scoring_rules(draw: st.DrawFn) -> RuleSet:
     """A valid table, with its scoring and calling rules often set to the tricky cases."""
@@ -226,7 +222,7 @@ def scoring_cases(
 ) -> tuple[RuleSet, list[list[Card]], int | None, int | None]:
     """A table, final hands (ties made likely), a caller and maybe an emptied grid."""
     rules = draw(scoring_rules())
-    players = draw(st.sampled_from(_seat_counts(rules)))
+    players = draw(st.sampled_from(seat_counts(rules)))
     deck = rules.deck.cards()
     card = st.sampled_from(deck)
     most = rules.grid.max_positions
@@ -378,7 +374,7 @@ def _finish(rules: RuleSet, players: int, seed: int, call_after: int) -> Round:
     st.data(),
 )
 def test_finished_rounds_score_as_the_oracle_says(rules: RuleSet, data: st.DataObject) -> None:
-    players = data.draw(st.sampled_from(_seat_counts(rules)), label="players")
+    players = data.draw(st.sampled_from(seat_counts(rules)), label="players")
     seed = data.draw(st.integers(0, 2**32), label="seed")
     call_after = data.draw(st.integers(0, 30), label="call_after")
     if not rules.call.allowed and not rules.turn.max_turns and rules.stock.on_empty == "recycle":
