@@ -148,7 +148,7 @@ from .cards import Card, card_to_json
 from .errors import IllegalActionError
 from .events import Event
 from .round import Round
-from .rules import RuleSet, ensure_valid
+from .rules import RuleSet, as_ruleset, ensure_valid
 from .scoring import HandCard, RoundResult, team_of, teams_of
 from .views import PlayerView
 
@@ -380,12 +380,7 @@ class Match:
         seed: int | None = None,
         decks: Sequence[Sequence[Card | str] | None] | None = None,
     ) -> None:
-        if isinstance(rules, str):
-            from .loading import load_ruleset
-
-            rules = load_ruleset(rules)
-        if not isinstance(rules, RuleSet):
-            raise TypeError(f"expected a RuleSet or a profile name, got {rules!r}")
+        rules = as_ruleset(rules)
         n = rules.players.default if players is None else players
         if isinstance(n, bool) or not isinstance(n, int):
             raise TypeError(f"players must be a whole number, got {n!r}")
@@ -1040,12 +1035,7 @@ class Match:
         otherwise ``ValueError`` says what differs and nothing changes. Returns the
         match event that records the change.
         """
-        if isinstance(rules, str):
-            from .loading import load_ruleset
-
-            rules = load_ruleset(rules)
-        if not isinstance(rules, RuleSet):
-            raise TypeError(f"expected a RuleSet or a profile name, got {rules!r}")
+        rules = as_ruleset(rules)
         ensure_valid(rules)
         if self._result is not None:
             raise ValueError("the match is over: there is no next round to change")

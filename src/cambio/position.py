@@ -55,7 +55,7 @@ from typing import TYPE_CHECKING
 
 from .cards import Card
 from .errors import PositionError
-from .rules import RuleSet
+from .rules import RuleSet, as_ruleset
 
 if TYPE_CHECKING:
     from .round import Phase, Round
@@ -393,13 +393,9 @@ def read_position(rules: RuleSet | str, text: object) -> Round:
     position that breaks the rules of the table (a card in two places, a seat out of
     range, a phase that does not fit the rest).
     """
-    from .loading import load_ruleset
     from .round import Phase, Round
 
-    if isinstance(rules, str):
-        rules = load_ruleset(rules)
-    if not isinstance(rules, RuleSet):
-        raise TypeError(f"expected a RuleSet or a profile name, got {rules!r}")
+    rules = as_ruleset(rules)
     if not isinstance(text, str):
         raise PositionError(1, f"expected a position as text, found {type(text).__name__}")
     fields = _fields(text.strip())

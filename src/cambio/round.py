@@ -100,7 +100,7 @@ from .cards import Card
 from .derived import derived, shuffled_range
 from .errors import IllegalActionError
 from .events import Event, EventKind
-from .rules import Power, RuleSet, Step, ensure_valid
+from .rules import Power, RuleSet, Step, as_ruleset, ensure_valid
 from .scoring import RoundResult, score_round
 from .views import GridCache, PlayerView
 
@@ -370,12 +370,7 @@ class Round:
     ) -> None:
         if rules is _BLANK:  # Round._from_fields sets every attribute itself
             return
-        if isinstance(rules, str):
-            from .loading import load_ruleset
-
-            rules = load_ruleset(rules)
-        if not isinstance(rules, RuleSet):
-            raise TypeError(f"expected a RuleSet or a profile name, got {rules!r}")
+        rules = as_ruleset(rules)
         ensure_valid(rules)
         n = rules.players.default if players is None else whole("players", players)
         lo, hi = rules.players.min, rules.players.max

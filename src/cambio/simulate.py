@@ -65,7 +65,7 @@ from .arguments import Arg, flag, number, optional_whole, whole
 from .bots import BOT_NAMES, BotSpec, derive_seed, make_bot, play_round
 from .events import EventKind
 from .round import Round
-from .rules import RuleSet
+from .rules import RuleSet, as_ruleset
 
 __all__ = [
     "GameRecord",
@@ -311,12 +311,7 @@ def simulate(
     is the same with or without it (timing aside). ``progress``, if given, is called
     with the number of games just finished.
     """
-    if isinstance(rules, str):
-        from .loading import load_ruleset
-
-        rules = load_ruleset(rules)
-    if not isinstance(rules, RuleSet):
-        raise TypeError(f"expected a RuleSet or a profile name, got {rules!r}")
+    rules = as_ruleset(rules)
     games = whole("games", games)
     if games < 1:
         raise ValueError(f"games must be a whole number of 1 or more, got {games!r}")

@@ -285,13 +285,18 @@ class MemoryBot:
                     # (round.view does): only the others are read again
                     self._update_rows(seen, grids)
                 else:
-                    self._read_grids(grids)
+                    self._read_grids(grids, forgetful=False)
                 self._grids_seen = grids
-            self._mean = self._unseen_mean(view)
-            return
-        self._grids_seen = grids
-        # what the bot remembers on the table now, read once per decision: the card and
-        # its points per remembered slot (every estimate below reads these)
+        else:
+            # a forgetful memory changes with time, not only with the view: read it all
+            self._grids_seen = grids
+            self._read_grids(grids, forgetful=True)
+        self._mean = self._unseen_mean(view)
+
+    def _read_grids(self, grids: tuple[tuple[Card | None, ...], ...], *, forgetful: bool) -> None:
+        """Read what the bot remembers on the table from ``grids``: the card and its
+        points per remembered slot (every estimate reads these); a forgetful bot keeps
+        only the cards it still recalls."""
         remembered: dict[Slot, Card] = {}
         points: dict[Slot, float] = {}
         remembered_sum = 0
@@ -309,25 +314,6 @@ class MemoryBot:
                         x = v(card)
                         points[slot] = float(x)
                         remembered_sum += x
-        self._remembered = remembered
-        self._points = points
-        self._remembered_sum = remembered_sum
-        self._mean = self._unseen_mean(view)
-
-    def _read_grids(self, grids: tuple[tuple[Card | None, ...], ...]) -> None:
-        """Read what the bot remembers on the table from ``grids`` (perfect memory)."""
-        remembered: dict[Slot, Card] = {}
-        points: dict[Slot, float] = {}
-        remembered_sum = 0
-        v = self._v
-        for owner, row in enumerate(grids):
-            for i, card in enumerate(row):
-                if card is not None:
-                    slot = (owner, i + 1)
-                    remembered[slot] = card
-                    x = v(card)
-                    points[slot] = float(x)
-                    remembered_sum += x
         self._remembered = remembered
         self._points = points
         self._remembered_sum = remembered_sum
