@@ -42,9 +42,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from itertools import chain, compress, repeat
 from operator import is_
 
 from .cards import Card
+from .derived import _draws, derived
 from .events import Event, EventKind
 from .round import Phase, Round
 from .rules import Power, RuleSet, Step
@@ -63,7 +65,8 @@ class DeterminizeError(ValueError):
     """The view cannot come from a round of these rules (wrong table, a forged view)."""
 
 
-# event kinds as module constants: an enum attribute lookup per comparison is slow
+# event kinds and phases as module constants: an enum attribute lookup per comparison
+# is slow; the reading compares kinds by identity (see _PlainKind for plain strings)
 _E_CALL = EventKind.CALL
 _E_DEAL = EventKind.DEAL
 _E_DISCARD = EventKind.DISCARD
@@ -86,78 +89,114 @@ _E_SWAP = EventKind.SWAP
 _E_TAKE = EventKind.TAKE
 _E_TURN = EventKind.TURN
 _E_WRONG_SNAP = EventKind.WRONG_SNAP
+_KINDS = {str(k.value): k for k in EventKind}
+_P_TURN = Phase.TURN
+_P_DRAWN = Phase.DRAWN
+_P_TAKEN = Phase.TAKEN
+_P_POWER = Phase.POWER
+_P_GIVE = Phase.GIVE
+_P_END_OF_TURN = Phase.END_OF_TURN
 _PHASES = {p.name.lower(): p for p in Phase}
-_PROTOS: dict[tuple[int, int], tuple[RuleSet, Round]] = {}
-_TABLES: dict[int, tuple[RuleSet, dict[Card, tuple[int, object, Power | None]]]] = {}
+_NO_FACE = object()  # what a slot of unknown face reads as (index -1 of _Table.shown)
 
 
-def _proto(rules: RuleSet, players: int) -> Round:
-    """A dealt round of this table and size, whose fixed parts every sample shares."""
+_Layout = tuple[list[list[int]], list[int], list[int], list[int], int, int]
+"""Grids, discard pile, stock, knowledge, held card and power card of a sample."""
+
+
+class _PlainKind(Exception):
+    """A history event whose kind is a plain string, not an :class:`EventKind`."""
+
+
+class _Table:
+    """What reading and drawing need of one table and size, worked out once.
+
+    The distinct cards (*faces*) in a fixed order (by rank, then suit), each card
+    object's face by identity (the rounds of one RuleSet deal the same card objects,
+    those of :func:`cambio.derived.derived`; a card hashes slowly, an ``id`` fast), and
+    per face its value, snap key and power (from the RuleSet's derived tables).
+    """
+
+    __slots__ = (
+        "bag",
+        "cards",
+        "faces",
+        "ids",
+        "mean",
+        "proto",
+        "rules",
+        "shown",
+        "tid",
+        "tkey",
+        "tpow",
+        "tval",
+    )
+
+    def __init__(self, rules: RuleSet, players: int) -> None:
+        self.rules = rules
+        # a dealt round of this table and size, whose fixed parts every sample shares
+        self.proto = proto = Round(rules, players, seed=0)
+        table = derived(rules)
+        self.cards = cards = table.cards  # held: ``ids`` names these objects
+        first: dict[Card, int] = {}
+        for k, c in enumerate(cards):
+            first.setdefault(c, k)
+        order = sorted(first, key=lambda c: (c.rank, c.suit))
+        self.faces = faces = [cards[first[c]] for c in order]
+        self.shown = [*faces, _NO_FACE]
+        self.tid = tid = {c: t for t, c in enumerate(faces)}
+        self.ids = {id(c): tid[c] for c in cards}
+        self.tval = [table.values[first[c]] for c in faces]
+        self.tkey = [table.keys[first[c]] for c in faces]
+        self.tpow = [table.powers[first[c]] for c in faces]
+        bag = [0] * len(faces)
+        for c in proto.deck:
+            bag[tid[c]] += 1
+        self.bag = bag
+        deck = proto.deck
+        self.mean = sum(table.values[first[c]] for c in deck) / max(1, len(deck))
+
+
+_TABLES: dict[tuple[int, int], _Table] = {}
+
+
+def _table(rules: RuleSet, players: int) -> _Table:
+    """The :class:`_Table` of this RuleSet object and size (kept per RuleSet)."""
     key = (id(rules), players)
-    hit = _PROTOS.get(key)
-    if hit is not None and hit[0] is rules:
-        return hit[1]
-    if len(_PROTOS) > 64:
-        _PROTOS.clear()
-    rnd = Round(rules, players, seed=0)
-    _PROTOS[key] = (rules, rnd)
-    return rnd
-
-
-def _card_table(rules: RuleSet) -> dict[Card, tuple[int, object, Power | None]]:
-    """Each distinct card's value, snap key and power under ``rules``."""
-    hit = _TABLES.get(id(rules))
-    if hit is not None and hit[0] is rules:
-        return hit[1]
+    hit = _TABLES.get(key)
+    if hit is not None and hit.rules is rules:
+        return hit
     if len(_TABLES) > 64:
         _TABLES.clear()
-    by_value = rules.snap.match == "value"
-    table: dict[Card, tuple[int, object, Power | None]] = {}
-    for card in set(rules.deck.cards()):
-        value = rules.values.of(card)
-        table[card] = (value, value if by_value else card.rank, rules.powers.power_of(card))
-    _TABLES[id(rules)] = (rules, table)
-    return table
+    hit = _TABLES[key] = _Table(rules, players)
+    return hit
 
 
-_FACES: dict[int, tuple[RuleSet, _Faces]] = {}
-_Faces = tuple[
-    list[Card],
-    dict[Card, int],
-    list[int],
-    list[object],
-    list[Power | None],
-    list[int],
-    float,
-]
+def _shuffle(x: list[int], rng: random.Random) -> None:
+    """``rng.shuffle(x)``: for a plain ``random.Random``, the same draws without the
+    standard library's method call per item (as :func:`cambio.derived.shuffled_range`)."""
+    if type(rng) is not random.Random:
+        rng.shuffle(x)
+        return
+    getrandbits = rng.getrandbits
+    for i, n, k in _draws(len(x)):
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
 
 
-def _faces(rules: RuleSet, proto: Round) -> _Faces:
-    """The table's distinct cards in a fixed order, their index, value, snap key and
-    power, how many of each the deck holds, and the deck's mean value (per table)."""
-    hit = _FACES.get(id(rules))
-    if hit is not None and hit[0] is rules:
-        return hit[1]
-    if len(_FACES) > 64:
-        _FACES.clear()
-    cards = _card_table(rules)
-    faces = sorted(cards, key=lambda c: (c.rank, c.suit))
-    tid = {c: i for i, c in enumerate(faces)}
-    bag = [0] * len(faces)
-    for c in proto.deck:
-        bag[tid[c]] += 1
-    deck = proto.deck
-    out: _Faces = (
-        faces,
-        tid,
-        [cards[c][0] for c in faces],
-        [cards[c][1] for c in faces],
-        [cards[c][2] for c in faces],
-        bag,
-        sum(cards[c][0] for c in deck) / max(1, len(deck)),
-    )
-    _FACES[id(rules)] = (rules, out)
-    return out
+_SEEDS = 2**63
+
+
+def _seed(rng: random.Random) -> int:
+    """``rng.randrange(2**63)``, the same draw (inline for a plain ``random.Random``)."""
+    if type(rng) is not random.Random:
+        return rng.randrange(_SEEDS)
+    s = rng.getrandbits(64)
+    while s >= _SEEDS:
+        s = rng.getrandbits(64)
+    return s
 
 
 def _step_fits(step: Step, kind: str, actor: int, places: Sequence[tuple[int, int]]) -> bool:
@@ -291,27 +330,6 @@ class _ReadState:
         self.owed = 0
         self.evidence: list[Evidence] = []
 
-    def copy(self) -> _ReadState:
-        """A copy that reading on cannot change (every mutable part copied)."""
-        other = _ReadState.__new__(_ReadState)
-        for name in _ReadState.__slots__:
-            setattr(other, name, getattr(self, name))
-        other.slots = [row[:] for row in self.slots]
-        other.discard = self.discard[:]
-        other.stock = self.stock[:]
-        other.known = self.known[:]
-        other.fixed = self.fixed[:]
-        other.fixed_t = self.fixed_t[:]
-        other.pool_of = self.pool_of[:]
-        other.pools = self.pools[:]  # a recycled pool never changes once made
-        other.refs = self.refs[:]
-        other.hidden, other.hp = _own_hp(self.hidden, self.hp)
-        other.final = self.final[:]
-        other.opening_seen = self.opening_seen[:]
-        other.penalty_of = self.penalty_of.copy()
-        other.evidence = self.evidence[:]
-        return other
-
 
 def _own_hp(
     hidden: dict[int, _HiddenPower], hp: _HiddenPower | None
@@ -335,16 +353,21 @@ _READS: dict[_ReadKey, tuple[RuleSet, tuple[Event, ...], _ReadState]] = {}
 def _resume(
     key: _ReadKey, rules: RuleSet, history: tuple[Event, ...]
 ) -> tuple[_ReadState, int] | None:
-    """A copy of the reading kept for this player's round, and how many events it read,
-    when ``history`` begins with exactly those events (the same objects); else ``None``."""
-    hit = _READS.get(key)
+    """The reading kept for this player's round, and how many events it read, when
+    ``history`` begins with exactly those events (the same objects); else ``None``.
+
+    The reading is taken out of the keeping (not copied): the caller reads on in it and
+    keeps it again (:func:`_keep`) once the reading is complete, so a history that fails
+    to read leaves nothing half-read behind.
+    """
+    hit = _READS.pop(key, None)
     if hit is None:
         return None
     kept_rules, kept, state = hit
     k = len(kept)
     if kept_rules is not rules or k > len(history) or not all(map(is_, kept, history)):
         return None
-    return state.copy(), k
+    return state, k
 
 
 def _keep(key: _ReadKey, rules: RuleSet, history: tuple[Event, ...], state: _ReadState) -> None:
@@ -383,28 +406,44 @@ class InfoSet:
         self.view = view
         self.rules = rules
         self.players = n = view.players
-        self.proto = proto = _proto(rules, n)
+        self._table = table = _table(rules, n)
+        self.proto = proto = table.proto
         if view.grid_size != proto._G:
             raise DeterminizeError(f"the view's grids hold {view.grid_size} cards, not {proto._G}")
-        self._cards = _card_table(rules)
         self._record = evidence
-        self._read(view, rules, proto)
+        # the viewer's own history is the view's: no need to rebuild it in a sample
+        self._history = view.history
+        try:
+            self._read(view, rules, table, view.history)
+        except _PlainKind:
+            # a history written by hand, with kinds as plain strings: read it again with
+            # its kinds as EventKind members (the reading compares kinds by identity)
+            history = tuple(
+                Event(_KINDS.get(e.kind, e.kind), *e[1:]) if type(e.kind) is str else e
+                for e in view.history
+            )
+            self._read(view, rules, table, history)
 
     # ------------------------------------------------------------------ reading
     def _fail(self, k: int, why: str) -> DeterminizeError:
         return DeterminizeError(f"history[{k}]: {why}")
 
-    def _read(self, view: PlayerView, rules: RuleSet, proto: Round) -> None:
+    def _read(
+        self, view: PlayerView, rules: RuleSet, table: _Table, history: tuple[Event, ...]
+    ) -> None:
         n, me = self.players, view.player
+        proto = table.proto
         G, P = proto._G, proto._P
         N = len(proto.deck)
         ALL = (1 << n) - 1
         ME = 1 << me
-        draw_timing = rules.powers.timing == "draw"
-        snapping = rules.snap.when != "never"
+        cfg = proto._cfg
+        draw_timing = cfg.draw_timing
+        snapping = cfg.snapping
         choices = bool(proto._opening_choices)
+        faces, tid, tpow = table.faces, table.tid, table.tpow
+        ids_get = table.ids.get
 
-        history = view.history
         key = (id(rules), n, me, self._record, id(history[0]))
         saved = _resume(key, rules, history)
         if saved is None:
@@ -414,11 +453,10 @@ class InfoSet:
             st.stock = list(range(N - 1, n * G, -1))
             st.known = [0] * N
             st.known[n * G] = ALL
-            st.fixed = [None] * N
             st.fixed_t = [-1] * N
             st.pool_of = [0] * N
             st.pools = [[]]
-            st.phase = Phase.OPENING if choices else Phase.TURN
+            st.phase = Phase.OPENING if choices else _P_TURN
             st.opening_seen = [()] * n
             start = 0
         else:
@@ -427,9 +465,7 @@ class InfoSet:
         discard = st.discard
         stock = st.stock
         known = st.known
-        fixed = st.fixed
-        fixed_t = st.fixed_t  # the faces of fixed, as indices into the table's faces
-        tid = _faces(rules, proto)[1]
+        fixed_t = st.fixed_t  # each slot's face (an index into the table's faces), or -1
         pool_of = st.pool_of
         pools = st.pools  # pools[k]: the slots recycled into stock k (k >= 1)
         refs = st.refs  # events with a card the viewer did not see: their slots
@@ -452,9 +488,9 @@ class InfoSet:
         owed = st.owed  # players owed a call at their next turn (snap.empty_grid_calls)
         evidence = st.evidence
         snap_rules = rules.snap
-        call_last = rules.call.allowed and rules.call.timing == "end-of-turn"
+        call_last = cfg.call_last
         record = self._record
-        call_first = record and rules.call.allowed and rules.call.timing == "before-draw"
+        call_first = record and cfg.call_first
 
         def grids(q: int) -> Grids:
             bit = 1 << q
@@ -466,10 +502,38 @@ class InfoSet:
                 raise self._fail(k, f"no card at P{o}:{pos}")
             return slots[o][pos - 1]
 
-        def main_done() -> None:
-            nonlocal phase
-            # END_OF_TURN until an event says the turn ended (TURN, END, RECYCLE)
-            phase = Phase.END_OF_TURN if call_last else Phase.TURN
+        def face(card: Card, k: int) -> int:
+            # a card of another RuleSet object (an equal table) is found by equality
+            t = ids_get(id(card))
+            if t is None:
+                t = tid.get(card)
+                if t is None:
+                    raise self._fail(k, f"{card} is not in this table's deck")
+            return t
+
+        def fix(v: int, t: int, k: int) -> None:
+            had = fixed_t[v]
+            if had != t:
+                if had >= 0:
+                    raise self._fail(k, f"{faces[t]} where {faces[had]} was seen")
+                fixed_t[v] = t
+
+        def take_cards(
+            k: int, kind: str, vars_: tuple[int, ...], cards: tuple[Card | None, ...]
+        ) -> None:
+            # the cards of an event on the slots ``vars_``: seen ones fix their slots'
+            # faces, unseen ones make the event one a sample fills in
+            if len(vars_) != len(cards):
+                raise self._fail(k, f"a {kind} event with {len(cards)} cards")
+            filled = False
+            for v, card in zip(vars_, cards, strict=True):
+                if card is None:
+                    if not filled:
+                        refs.append((k, vars_))
+                        filled = True
+                    continue
+                t = ids_get(id(card), -1)
+                fix(v, face(card, k) if t < 0 else t, k)
 
         def end_power() -> None:
             nonlocal power, hp, power_card, step, peeked, after_drawn, phase
@@ -480,22 +544,12 @@ class InfoSet:
                 if not hp.steps and not hp.skipped and hidden.get(drawn) is hp:
                     del hidden[drawn]  # nothing seen: it constrains nothing
                 hp = None
-                phase = Phase.DRAWN
+                phase = _P_DRAWN
             elif was_drawn:
-                phase = Phase.DRAWN
+                phase = _P_DRAWN
             else:
-                main_done()
-
-        def advance() -> None:
-            nonlocal step
-            step += 1
-            if power is not None and step >= len(power.steps):
-                end_power()
-
-        def open_window(p: int) -> None:
-            nonlocal w_discarder, w_tried, won
-            if snapping:
-                w_discarder, w_tried, won = p, 0, False
+                # END_OF_TURN until an event says the turn ended (TURN, END, RECYCLE)
+                phase = _P_END_OF_TURN if call_last else _P_TURN
 
         def emptied(p: int) -> None:
             nonlocal owed
@@ -509,132 +563,130 @@ class InfoSet:
             ):
                 owed |= 1 << p
 
+        # the kinds in order of how often they come (a turn, a draw, a discard, ...);
+        # the common ones are read inline: a call per event costs as much as its work
         for k in range(start, len(history)):
-            e = history[k]
-            kind, p = e.kind, e.player
-            vars_: tuple[int, ...] = ()
-            if kind == _E_DEAL:
-                vars_ = (n * G,)
-            elif kind == _E_OPENING_PEEK:
-                vars_ = tuple(at(pl, k) for pl in e.positions)
-                for v in vars_:
-                    known[v] |= 1 << p
-                opening_seen[p] = tuple(pos for _, pos in e.positions)
-                if choices and starter < 0:
-                    starter = p
-            elif kind == _E_TURN:
+            kind, p, positions, cards, seen_by, note = history[k]
+            if kind is _E_TURN:
+                if cards:
+                    raise self._fail(k, f"a {kind} event with {len(cards)} cards")
                 if starter < 0:
                     starter = p
                 if caller >= 0 and final:
                     final.pop(0)
-                current, phase = p, Phase.TURN
-                owed &= ~(1 << p)
-            elif kind == _E_DRAW:
-                if p != me and call_first and caller < 0:
+                current, phase = p, _P_TURN
+                if owed:
+                    owed &= ~(1 << p)
+            elif kind is _E_DRAW:
+                if call_first and p != me and caller < 0:
                     evidence.append(("nocall", p, -1, -1, False, False, grids(p)))
                 if not stock:
                     raise self._fail(k, "a draw from an empty stock")
                 drawn = stock.pop()
                 from_stock = True
                 known[drawn] = 1 << p
-                vars_ = (drawn,)
-                phase = Phase.DRAWN
+                phase = _P_DRAWN
+                t = -1
+                if cards:
+                    if len(cards) != 1:
+                        raise self._fail(k, f"a {kind} event with {len(cards)} cards")
+                    card = cards[0]
+                    if card is None:
+                        refs.append((k, (drawn,)))
+                    else:
+                        t = ids_get(id(card), -1)
+                        if t < 0:
+                            t = face(card, k)
+                        if fixed_t[drawn] != t:
+                            fix(drawn, t, k)
                 if draw_timing:
-                    card = e.cards[0] if e.cards else None
-                    if card is not None:
-                        pw = self._power_of(card, k)
+                    if t >= 0:
+                        pw = tpow[t]
                         if pw is not None:
                             power, power_card, step, peeked, after_drawn = pw, drawn, 0, 0, True
-                            phase = Phase.POWER
+                            phase = _P_POWER
                     else:
                         hp = hidden[drawn] = _HiddenPower(p)
-            elif kind == _E_TAKE:
-                if p != me and call_first and caller < 0:
-                    evidence.append(("nocall", p, -1, -1, False, False, grids(p)))
-                if not discard:
-                    raise self._fail(k, "a take from an empty discard pile")
-                drawn = discard.pop()
-                from_stock = False
-                known[drawn] = ALL
-                vars_ = (drawn,)
-                phase = Phase.TAKEN
-            elif kind in (_E_REPLACE, _E_DISCARD, _E_EXCHANGE) or (kind == _E_FAILED_EXCHANGE):
+            elif kind is _E_DISCARD or kind is _E_REPLACE:
                 if after_drawn or hp is not None:
                     end_power()  # a power fired by the draw, declined without a word
                 if drawn < 0:
                     raise self._fail(k, f"a {kind} without a card in hand")
-                if kind == _E_REPLACE:
-                    o, pos = e.positions[0]
-                    old = at(e.positions[0], k)
+                if kind is _E_REPLACE:
+                    place = positions[0]
+                    o, pos = place
+                    old = at(place, k)
                     if record and p != me and o == p:
                         evidence.append(("keep", p, drawn, old, from_stock, False, grids(p)))
                     slots[o][pos - 1] = drawn
-                    discard.append(old)
-                    known[old] = ALL
-                    penalty_of.pop(old, None)
-                    vars_ = (old,)
-                    open_window(p)
-                elif kind == _E_DISCARD:
+                    v = old
+                    if penalty_of:
+                        penalty_of.pop(old, None)
+                else:
                     if record and p != me and from_stock:
                         evidence.append(("drop", p, drawn, -1, False, False, grids(p)))
-                    discard.append(drawn)
-                    known[drawn] = ALL
-                    vars_ = (drawn,)
-                    open_window(p)
-                elif kind == _E_EXCHANGE:
-                    vars_ = tuple(at(pl, k) for pl in e.positions)
-                    for (o, pos), v in zip(e.positions, vars_, strict=True):
-                        slots[o][pos - 1] = -1
-                        discard.append(v)
-                        known[v] = ALL
-                        penalty_of.pop(v, None)
-                    o, pos = e.positions[0]
-                    slots[o][pos - 1] = drawn
-                    open_window(p)
-                else:
-                    keep = len(e.positions) == len(e.cards)
-                    shown = e.positions[:-1] if keep else e.positions
-                    vars_ = (*(at(pl, k) for pl in shown), drawn)
-                    for v in vars_:
-                        known[v] = ALL
-                    if keep:
-                        o, pos = e.positions[-1]
-                        slots[o][pos - 1] = drawn
+                    v = drawn
+                discard.append(v)
+                known[v] = ALL
+                if snapping:
+                    w_discarder, w_tried, won = p, 0, False
+                if cards:
+                    if len(cards) != 1:
+                        raise self._fail(k, f"a {kind} event with {len(cards)} cards")
+                    card = cards[0]
+                    if card is None:
+                        refs.append((k, (v,)))
                     else:
-                        discard.append(drawn)
-                        open_window(p)
+                        t = ids_get(id(card), -1)
+                        if t < 0:
+                            t = face(card, k)
+                        if fixed_t[v] != t:
+                            fix(v, t, k)
                 drawn = -1
-                main_done()
-            elif kind == _E_POWER:
-                card = e.cards[0] if e.cards else None
+                phase = _P_END_OF_TURN if call_last else _P_TURN
+            elif kind is _E_POWER:
+                card = cards[0] if cards else None
                 if card is None or not discard:
                     raise self._fail(k, "a power without its card on the discard pile")
-                power = self._power_of(card, k)
+                if len(cards) != 1:
+                    raise self._fail(k, f"a {kind} event with {len(cards)} cards")
+                t = ids_get(id(card), -1)
+                if t < 0:
+                    t = face(card, k)
+                power = tpow[t]
                 if power is None:
                     raise self._fail(k, f"{card} grants no power on this table")
                 power_card, step, peeked, after_drawn = discard[-1], 0, 0, False
-                vars_ = (power_card,)
-                phase = Phase.POWER
-            elif kind == _E_PEEK:
-                v = at(e.positions[0], k)
+                phase = _P_POWER
+                if fixed_t[power_card] != t:
+                    fix(power_card, t, k)
+            elif kind is _E_PEEK:
+                v = at(positions[0], k)
                 known[v] |= 1 << p
-                vars_ = (v,)
                 if hp is not None:
-                    hp.steps.append(("peek", e.positions, False))
-                    phase = Phase.POWER
+                    hp.steps.append(("peek", positions, False))
+                    phase = _P_POWER
                 else:
                     peeked += 1
-                    advance()
-            elif kind == _E_SWAP:
-                (oa, ia), (ob, ib) = e.positions
-                va, vb = at(e.positions[0], k), at(e.positions[1], k)
-                if (
-                    record
-                    and p != me
-                    and hp is None
-                    and e.note != "seen"
-                    and (oa == p) != (ob == p)
-                ):
+                    step += 1
+                    if power is not None and step >= len(power.steps):
+                        end_power()
+                if cards:
+                    take_cards(k, kind, (v,), cards)
+            elif kind is _E_OPENING_PEEK:
+                vars_ = tuple([at(pl, k) for pl in positions])
+                for v in vars_:
+                    known[v] |= 1 << p
+                opening_seen[p] = tuple([pos for _, pos in positions])
+                if choices and starter < 0:
+                    starter = p
+                if cards:
+                    take_cards(k, kind, vars_, cards)
+            elif kind is _E_SWAP:
+                (oa, ia), (ob, ib) = positions
+                va, vb = at(positions[0], k), at(positions[1], k)
+                seen = note == "seen"
+                if record and p != me and hp is None and not seen and (oa == p) != (ob == p):
                     mine_, theirs = (va, vb) if oa == p else (vb, va)
                     bit = 1 << p
                     evidence.append(
@@ -649,80 +701,145 @@ class InfoSet:
                         )
                     )
                 slots[oa][ia - 1], slots[ob][ib - 1] = vb, va
-                if oa != ob:
+                if oa != ob and penalty_of:
                     penalty_of.pop(va, None)
                     penalty_of.pop(vb, None)
-                seen = e.note == "seen"
                 if seen:
                     known[va] |= 1 << p
                     known[vb] |= 1 << p
-                    vars_ = (va, vb)
                 if hp is not None:
-                    hp.steps.append(("swap", e.positions, seen))
-                    phase = Phase.POWER
+                    hp.steps.append(("swap", positions, seen))
+                    phase = _P_POWER
                 else:
-                    advance()
-            elif kind == _E_SKIP:
+                    step += 1
+                    if power is not None and step >= len(power.steps):
+                        end_power()
+                if cards:
+                    take_cards(k, kind, (va, vb) if seen else (), cards)
+            elif kind is _E_TAKE:
+                if call_first and p != me and caller < 0:
+                    evidence.append(("nocall", p, -1, -1, False, False, grids(p)))
+                if not discard:
+                    raise self._fail(k, "a take from an empty discard pile")
+                drawn = discard.pop()
+                from_stock = False
+                known[drawn] = ALL
+                phase = _P_TAKEN
+                if cards:
+                    take_cards(k, kind, (drawn,), cards)
+            elif kind is _E_SKIP:
+                if cards:
+                    raise self._fail(k, f"a {kind} event with {len(cards)} cards")
                 if hp is not None:
                     hp.skipped = True
                 end_power()
-            elif kind in (_E_SNAP, _E_WRONG_SNAP):
-                vars_ = tuple(at(pl, k) for pl in e.positions)
+            elif kind is _E_DEAL:
+                if cards:
+                    take_cards(k, kind, (n * G,), cards)
+            elif kind is _E_EXCHANGE or kind is _E_FAILED_EXCHANGE:
+                if after_drawn or hp is not None:
+                    end_power()  # a power fired by the draw, declined without a word
+                if drawn < 0:
+                    raise self._fail(k, f"a {kind} without a card in hand")
+                if kind is _E_EXCHANGE:
+                    vars_ = tuple([at(pl, k) for pl in positions])
+                    for (o, pos), v in zip(positions, vars_, strict=True):
+                        slots[o][pos - 1] = -1
+                        discard.append(v)
+                        known[v] = ALL
+                        penalty_of.pop(v, None)
+                    o, pos = positions[0]
+                    slots[o][pos - 1] = drawn
+                    if snapping:
+                        w_discarder, w_tried, won = p, 0, False
+                else:
+                    keep = len(positions) == len(cards)
+                    shown = positions[:-1] if keep else positions
+                    vars_ = (*(at(pl, k) for pl in shown), drawn)
+                    for v in vars_:
+                        known[v] = ALL
+                    if keep:
+                        o, pos = positions[-1]
+                        slots[o][pos - 1] = drawn
+                    else:
+                        discard.append(drawn)
+                        if snapping:
+                            w_discarder, w_tried, won = p, 0, False
+                if cards:
+                    take_cards(k, kind, vars_, cards)
+                drawn = -1
+                phase = _P_END_OF_TURN if call_last else _P_TURN
+            elif kind is _E_SNAP or kind is _E_WRONG_SNAP:
+                vars_ = tuple([at(pl, k) for pl in positions])
                 w_tried |= 1 << p
-                if kind == _E_SNAP:
-                    for (o, pos), v in zip(e.positions, vars_, strict=True):
+                if kind is _E_SNAP:
+                    for (o, pos), v in zip(positions, vars_, strict=True):
                         slots[o][pos - 1] = -1
                         discard.append(v)
                         known[v] = ALL
                         penalty_of.pop(v, None)
                     if snap_rules.per_discard == "one" and snap_rules.too_late == "penalty":
                         won = True
-                    owner = e.positions[0][0]
+                    owner = positions[0][0]
                     if owner != p and any(c >= 0 for c in slots[p]):
                         snapper = p
-                        give_target = owner * P + e.positions[0][1] - 1
+                        give_target = owner * P + positions[0][1] - 1
                         give_return = phase
-                        phase = Phase.GIVE
+                        phase = _P_GIVE
                     else:
                         emptied(owner)
                 else:
                     bits = ALL
-                    if e.seen_by is not None:
+                    if seen_by is not None:
                         bits = 0
-                        for q in e.seen_by:
+                        for q in seen_by:
                             bits |= 1 << q
                     for v in vars_:
                         known[v] |= bits
-            elif kind == _E_PENALTY:
-                if e.positions:
+                if cards:
+                    take_cards(k, kind, vars_, cards)
+            elif kind is _E_PENALTY:
+                if cards:
+                    raise self._fail(k, f"a {kind} event with {len(cards)} cards")
+                if positions:
                     if not stock:
                         raise self._fail(k, "a penalty card from an empty stock")
                     v = stock.pop()
-                    o, pos = e.positions[0]
+                    o, pos = positions[0]
                     slots[o][pos - 1] = v
                     known[v] = 0
                     if snap_rules.penalty_position == "first-empty" and pos <= G:
                         penalty_of[v] = o
-            elif kind == _E_GIVE:
-                (o1, i1), (o2, i2) = e.positions
-                v = at(e.positions[0], k)
+            elif kind is _E_GIVE:
+                if cards:
+                    raise self._fail(k, f"a {kind} event with {len(cards)} cards")
+                (o1, i1), (o2, i2) = positions
+                v = at(positions[0], k)
                 slots[o1][i1 - 1] = -1
                 slots[o2][i2 - 1] = v
                 phase = give_return
                 snapper, give_target = -1, -1
                 emptied(o1)
-            elif kind == _E_CALL:
+            elif kind is _E_CALL:
+                if cards:
+                    raise self._fail(k, f"a {kind} event with {len(cards)} cards")
                 caller = p
                 final = self._final_queue(rules, p, current)
-            elif kind == _E_PASS:
+            elif kind is _E_PASS:
+                if cards:
+                    raise self._fail(k, f"a {kind} event with {len(cards)} cards")
                 if record and p != me and call_last and caller < 0:
                     evidence.append(("nocall", p, -1, -1, False, False, grids(p)))
-            elif kind == _E_RE_PEEK:
+            elif kind is _E_RE_PEEK:
                 repeek |= 1 << p
-                vars_ = tuple(at(pl, k) for pl in e.positions)
+                vars_ = tuple([at(pl, k) for pl in positions])
                 for v in vars_:
                     known[v] |= 1 << p
-            elif kind == _E_RECYCLE:
+                if cards:
+                    take_cards(k, kind, vars_, cards)
+            elif kind is _E_RECYCLE:
+                if cards:
+                    raise self._fail(k, f"a {kind} event with {len(cards)} cards")
                 recycles += 1
                 top = discard.pop()
                 source, discard = discard, [top]
@@ -730,31 +847,14 @@ class InfoSet:
                 base = len(known)
                 stock = list(range(base, base + len(source)))
                 known.extend([0] * len(source))
-                fixed.extend([None] * len(source))
                 fixed_t.extend([-1] * len(source))
                 pool_of.extend([len(pools) - 1] * len(source))
-            elif kind == _E_END:
+            elif kind is _E_END:
                 raise self._fail(k, "the round is over")
+            elif type(kind) is str and kind in _KINDS:
+                raise _PlainKind
             else:
                 raise self._fail(k, f"unknown event kind {kind!r}")
-            if e.cards:
-                if len(vars_) != len(e.cards):
-                    raise self._fail(k, f"a {kind} event with {len(e.cards)} cards")
-                for v, card in zip(vars_, e.cards, strict=True):
-                    if card is None:
-                        if not refs or refs[-1][0] != k:
-                            refs.append((k, vars_))
-                        continue
-                    had = fixed[v]
-                    if had is card:
-                        continue
-                    t = tid.get(card)
-                    if t is None:
-                        raise self._fail(k, f"{card} is not in this table's deck")
-                    if had is not None and had != card:
-                        raise self._fail(k, f"{card} where {fixed[v]} was seen")
-                    fixed[v] = card
-                    fixed_t[v] = t
 
         st.discard, st.stock = discard, stock
         st.drawn, st.from_stock, st.phase, st.current = drawn, from_stock, phase, current
@@ -765,8 +865,8 @@ class InfoSet:
         st.snapper, st.give_target, st.give_return = snapper, give_target, give_return
         st.repeek, st.starter, st.recycles, st.won, st.owed = repeek, starter, recycles, won, owed
         _keep(key, rules, history, st)
-        # what follows changes the known faces and the hidden powers: not the kept ones
-        fixed = fixed[:]
+        # the kept reading reads on at the next view: what the sample keeps is copied
+        # (fixed_t and the hidden powers also change below, by the view's present)
         fixed_t = fixed_t[:]
         hidden, hp = _own_hp(hidden, hp)
 
@@ -776,44 +876,49 @@ class InfoSet:
             raise DeterminizeError(f"unknown phase {view.phase!r}")
         if view.current != current and current >= 0:
             raise DeterminizeError("the view's current player disagrees with its history")
+        vpresent, vgrids = view.present, view.grids
         if (
-            len(view.present) != n
-            or len(view.grids) != n
-            or any(len(r) != P for r in view.present)
-            or any(len(r) != P for r in view.grids)
+            len(vpresent) != n
+            or len(vgrids) != n
+            or {*map(len, vpresent), *map(len, vgrids)} != {P}
         ):
             raise DeterminizeError("the view's grids do not have the table's shape")
-        rows = zip(slots, view.present, view.grids, strict=True)
-        for o, (row, present, cards) in enumerate(rows):
-            for i, (v, here, card) in enumerate(zip(row, present, cards, strict=True)):
+        faces_or_not = table.shown
+        for o in range(n):
+            row = slots[o]
+            # the quick test: the grid as the reading has it is the view's grid
+            if vpresent[o] == tuple([v >= 0 for v in row]) and vgrids[o] == tuple(
+                [faces_or_not[fixed_t[v]] if v >= 0 and known[v] & ME else None for v in row]
+            ):
+                continue
+            for i, (v, here, card) in enumerate(zip(row, vpresent[o], vgrids[o], strict=True)):
                 if (v >= 0) != here:
                     raise DeterminizeError(f"the history and the view disagree about P{o}:{i + 1}")
                 if card is not None:
-                    had = fixed[v]
-                    if not known[v] & ME:
+                    tv = ids_get(id(card))
+                    if tv is None:
+                        tv = tid.get(card)
+                    had = fixed_t[v] if v >= 0 else -1
+                    if v < 0 or not known[v] & ME or tv is None or (had >= 0 and had != tv):
                         raise DeterminizeError(f"the view shows {card} at P{o}:{i + 1} unseen")
-                    if had is card:
-                        continue
-                    t = tid.get(card)
-                    if t is None or (had is not None and had != card):
-                        raise DeterminizeError(f"the view shows {card} at P{o}:{i + 1} unseen")
-                    fixed[v] = card
-                    fixed_t[v] = t
+                    fixed_t[v] = tv
                 elif v >= 0 and known[v] & ME:
                     raise DeterminizeError(f"the view forgot a card at P{o}:{i + 1}")
         pile = view.discard
-        if len(pile) != len(discard) or tuple(map(fixed.__getitem__, discard)) != pile:
+        if len(pile) != len(discard) or tuple([faces_or_not[fixed_t[v]] for v in discard]) != pile:
             raise DeterminizeError("the history and the view disagree about the discard pile")
         if len(stock) != view.stock_size:
             raise DeterminizeError("the history and the view disagree about the stock")
         if (drawn >= 0) != (view.holding is not None or view.holding_from_stock is not None):
             raise DeterminizeError("the history and the view disagree about the held card")
-        if view.holding is not None and fixed[drawn] is not view.holding:
-            t = tid.get(view.holding)
-            if t is None:
-                raise DeterminizeError(f"the view holds {view.holding}, not a card of this table")
-            fixed[drawn] = view.holding
-            fixed_t[drawn] = t
+        holding = view.holding
+        if holding is not None:
+            th = ids_get(id(holding))
+            if th is None:
+                th = tid.get(holding)
+                if th is None:
+                    raise DeterminizeError(f"the view holds {holding}, not a card of this table")
+            fixed_t[drawn] = th
 
         self.evidence = evidence[:]
         """What other players' choices suggest about cards the viewer has not seen, as
@@ -825,33 +930,34 @@ class InfoSet:
         (``flag``, ``flag2``: whether ``p`` knew them); ``"nocall"``: ``p`` could call
         and did not. Cards are slot numbers of :meth:`assignment`; ``grids`` holds each
         player's cards then as ``(slot, p knew it)`` pairs (empty for a swap)."""
+        # the reading's lists change as the kept reading reads on: what sampling needs
+        # of them is copied here (or laid out at once, in _prepare)
         self._N = N
         self._slots = slots
         self._discard = discard
         self._stock = stock
         self._known = known
-        self._fixed = fixed
         self._fixed_t = fixed_t
-        self._pool_of = pool_of
-        self._pools = pools
-        self._refs = refs
+        self._pools = pools[:]  # a recycled pool never changes once made
+        self._pool_of = pool_of[:] if len(pools) > 1 else pool_of
+        self._refs = refs[:]
         self._drawn = drawn
         self._from_stock = from_stock
         self._phase = vphase
         self._current = view.current
         self._caller = -1 if view.caller is None else view.caller
-        self._final = final
+        self._final = final[:]
         self._w_discarder = w_discarder
         self._w_tried = w_tried
         self._snapper = snapper
         self._give_target = give_target
         self._give_return = give_return
         self._repeek = repeek
-        self._opening_seen = opening_seen
+        self._opening_seen = opening_seen[:]
         self._starter = starter if starter >= 0 else (view.to_act or 0)
         self._recycles = recycles
         self._won = won
-        self._penalty_of = penalty_of
+        self._penalty_of = dict(penalty_of)
         self._owed = owed
         self._closing_reason = ""
         if vphase is Phase.CLOSING:
@@ -869,9 +975,12 @@ class InfoSet:
         self._after_drawn = False
         self._maybe_power = -1  # the held card of another, whose power may be under way
         self._constraints: dict[int, _HiddenPower] = {}
-        if hp is not None and vphase is Phase.DRAWN:
+        if hp is not None and vphase is _P_DRAWN:
             hp.ended = True  # the power fired by the draw is over (or never started)
-        if vphase is Phase.POWER:
+        # a snap may come in the middle of a power: the give that follows goes back to it
+        in_power = vphase is _P_POWER or (vphase is _P_GIVE and give_return is _P_POWER)
+        self._in_power = in_power
+        if in_power:
             if hp is not None:
                 hp.name = view.power
                 self._power_card, self._step, self._after_drawn = drawn, len(hp.steps), True
@@ -880,7 +989,7 @@ class InfoSet:
                     raise DeterminizeError("the view's power disagrees with its history")
                 self._power, self._power_card, self._step = power, power_card, step
                 self._after_drawn = after_drawn
-        elif vphase is Phase.DRAWN and hp is not None and not hp.steps and not hp.skipped:
+        elif vphase is _P_DRAWN and hp is not None and not hp.steps and not hp.skipped:
             self._maybe_power = drawn  # a power not yet announced, or none
         if vphase is Phase.OPENING:
             self._pending = [(self._starter + j) % n for j in range(n)][
@@ -889,17 +998,17 @@ class InfoSet:
         else:
             self._pending = []
         for v, hpw in hidden.items():
-            if fixed[v] is None and (hpw.steps or hpw.skipped):
+            if fixed_t[v] < 0 and (hpw.steps or hpw.skipped):
                 self._constraints[v] = hpw
-        # the viewer's own history is the view's: no need to rebuild it in a sample
-        self._history = view.history
         self._prepare()
 
     def _power_of(self, card: Card, k: int) -> Power | None:
-        entry = self._cards.get(card)
-        if entry is None:
-            raise self._fail(k, f"{card} is not in this table's deck")
-        return entry[2]
+        t = self._table.ids.get(id(card))
+        if t is None:
+            t = self._table.tid.get(card)
+            if t is None:
+                raise self._fail(k, f"{card} is not in this table's deck")
+        return self._table.tpow[t]
 
     def _final_queue(self, rules: RuleSet, caller: int, current: int) -> list[int]:
         """The final turns after a call, as :class:`~cambio.round.Round` plans them."""
@@ -915,33 +1024,38 @@ class InfoSet:
 
     # ------------------------------------------------------------------ sampling
     def _prepare(self) -> None:
-        """Work out once what every sample shares: the bags to draw from, the layout."""
-        faces, _, self._tval, self._tkey, self._tpow, deck_bag, self._deck_mean = _faces(
-            self.rules, self.proto
-        )
-        self._faces = faces
+        """Work out once what every sample shares: the bags to draw from, the layout,
+        and a round holding every part of a sample that its cards do not change."""
+        table = self._table
+        faces = self._faces = table.faces
+        self._tval, self._tkey, self._tpow = table.tval, table.tkey, table.tpow
+        self._deck_mean = table.mean
         fixed = self._fixed_t
-        members: list[Sequence[int]]
+        groups: list[tuple[list[int], list[int]]] = []  # (the free slots, the bag)
         if len(self._pools) == 1:
-            members = [range(len(fixed))]
+            bag = table.bag[:]
+            for t in filter((0).__le__, fixed):
+                bag[t] -= 1
+            groups.append((list(compress(range(len(fixed)), map((-1).__eq__, fixed))), bag))
         else:
-            members = [[] for _ in self._pools]
+            members: list[list[int]] = [[] for _ in self._pools]
             for v, k in enumerate(self._pool_of):
-                members[k].append(v)  # type: ignore[attr-defined]
+                members[k].append(v)
+            for k, group in enumerate(members):
+                if k == 0:
+                    bag = table.bag[:]
+                else:
+                    bag = [0] * len(faces)
+                    for v in self._pools[k]:
+                        if fixed[v] < 0:
+                            raise DeterminizeError("a recycled card that nobody saw")
+                        bag[fixed[v]] += 1
+                for v in group:
+                    if fixed[v] >= 0:
+                        bag[fixed[v]] -= 1
+                groups.append(([v for v in group if fixed[v] < 0], bag))
         self._draws: list[tuple[list[int], list[int], list[int], list[int]]] = []
-        for k, group in enumerate(members):
-            if k == 0:
-                bag = deck_bag[:]
-            else:
-                bag = [0] * len(faces)
-                for v in self._pools[k]:
-                    if fixed[v] < 0:
-                        raise DeterminizeError("a recycled card that nobody saw")
-                    bag[fixed[v]] += 1
-            free = [v for v in group if fixed[v] < 0]
-            for t in [fixed[v] for v in group] if len(members) > 1 else fixed:
-                if t >= 0:
-                    bag[t] -= 1
+        for free, bag in groups:
             if min(bag, default=0) < 0:
                 t = min(range(len(bag)), key=bag.__getitem__)
                 raise DeterminizeError(
@@ -955,16 +1069,76 @@ class InfoSet:
             else:
                 tied, loose = [], free
             if max(bag, default=0) <= 1:
-                rest = [t for t, m in enumerate(bag) if m]
+                rest = list(compress(range(len(bag)), bag))
             else:
-                rest = [t for t, m in enumerate(bag) for _ in range(m)]
+                rest = list(chain.from_iterable(map(repeat, range(len(bag)), bag)))
             self._draws.append((loose, tied, bag, rest))
-        self._fill = self._refs
-        self._layout_fixed = self._layout(None) if len(self._pools) == 1 else None
+        self._fill = [(k, *self._history_event(k), vars_) for k, vars_ in self._refs]
+        self._layout_fixed: _Layout | None = None
+        if len(self._pools) == 1:
+            self._layout_fixed = self._layout(None)
+        else:
+            # laid out per sample (recycled slots take physical cards): the reading's
+            # lists read on at the next view, so the sample keeps copies
+            self._slots = [row[:] for row in self._slots]
+            self._discard = self._discard[:]
+            self._stock = self._stock[:]
+            self._known = self._known[:]
+        self._tpl = self._template()
+
+    def _history_event(self, k: int) -> tuple[str, int, tuple[tuple[int, int], ...], object, str]:
+        """The parts of the viewer's event ``k`` that a sample keeps as they are."""
+        kind, player, positions, _, seen_by, note = self._history[k]
+        return kind, player, positions, seen_by, note
+
+    def _template(self) -> Round:
+        """A round with every part of a sample that the sampled cards do not change.
+
+        A sample is a clone of it (:meth:`Round._clone` shares every attribute) given
+        its cards and its own copies of the lists a round changes as it plays.
+        """
+        n = self.players
+        tpl = self.proto._clone()
+        tpl.starter = self._starter
+        tpl.dealer = (self._starter - 1) % n
+        phase = self._phase
+        tpl._phase = phase
+        tpl._current = self._current
+        tpl._from_stock = self._from_stock if self._drawn >= 0 else False
+        tpl._power_now = self._power
+        tpl._caller = self._caller
+        tpl._window_open = self.view.window_open
+        tpl._window_discarder = self._w_discarder
+        tpl._window_tried = self._w_tried
+        tpl._snapper = self._snapper if phase is _P_GIVE else -1
+        tpl._give_target = self._give_target if phase is _P_GIVE else -1
+        tpl._give_return = self._give_return if phase is _P_GIVE else _P_TURN
+        tpl._turns = list(self.view.turns)
+        tpl._total_turns = sum(self.view.turns)
+        tpl._repeek_used = self._repeek
+        tpl._opening_seen = self._opening_seen
+        tpl._pending = self._pending
+        tpl._recycles = self._recycles
+        tpl._window_won = self._won and self.view.window_open
+        tpl._closing_reason = self._closing_reason
+        tpl._calls_owed = self._owed
+        tpl._result = None
+        # the layout (which positions hold a card) of every sample
+        tpl._slots = self._layout_fixed[0] if self._layout_fixed is not None else self._slots
+        tpl._discard_seen = []
+        tpl._discard_cards = ()
+        tpl._present_of = []
+        tpl._present = ()
+        # who acts and the snap ids depend on the layout only: worked out once, the
+        # snap ids shared by the samples until their own layout changes
+        tpl._legal_of = -1
+        tpl._layout_cache = {}
+        tpl.to_act = tpl._who_acts()
+        return tpl
 
     def _assign(self, rng: random.Random) -> list[int]:
         """A face (an index into the table's distinct cards) for every slot."""
-        assign = list(self._fixed_t)
+        assign = self._fixed_t[:]
         for loose, tied, bag, whole in self._draws:
             rest = whole[:]
             if tied:
@@ -972,7 +1146,7 @@ class InfoSet:
                 for v, t in zip(tied, chosen, strict=True):
                     assign[v] = t
                     rest.remove(t)
-            rng.shuffle(rest)
+            _shuffle(rest, rng)
             for v, t in zip(loose, rest, strict=True):
                 assign[v] = t
         return assign
@@ -1015,9 +1189,7 @@ class InfoSet:
             x -= w
         return list(ways[-1][1])  # pragma: no cover - unreachable
 
-    def _layout(
-        self, phys: list[int] | None
-    ) -> tuple[list[list[int]], list[int], list[int], list[int], int, int]:
+    def _layout(self, phys: list[int] | None) -> _Layout:
         """Grids, piles, knowledge, held card and power card as physical card numbers."""
         N = self._N
         kv = self._known
@@ -1102,70 +1274,60 @@ class InfoSet:
                     if kk == k:
                         phys[v] = spare[assign[v]].pop()
             slots, discard, stock, known, drawn, power_card = self._layout(phys)
-        deck = assign[:N]
-        faces, tpow = self._faces, self._tpow
-        rnd = self.proto._clone()
-        rnd.seed = rng.randrange(2**63)
-        rnd.starter = self._starter
-        rnd.dealer = (self._starter - 1) % self.players
-        rnd.deck = tuple(map(faces.__getitem__, deck))
+        deck = assign[:N] if len(assign) > N else assign
+        faces = self._faces
+        cards = list(map(faces.__getitem__, assign))
+        rnd = self._tpl._clone()
+        rnd.seed = _seed(rng)
+        rnd.deck = tuple(cards[:N]) if len(cards) > N else tuple(cards)
         rnd._value = list(map(self._tval.__getitem__, deck))
         rnd._key = list(map(self._tkey.__getitem__, deck))
-        rnd._power = list(map(tpow.__getitem__, deck))
+        rnd._power = list(map(self._tpow.__getitem__, deck))
         rnd._slots = slots
         rnd._discard = discard
         rnd._stock = stock
         rnd._known = known
-        phase, power, step = self._phase, self._power, self._step
-        after_drawn = self._after_drawn
-        held = self._drawn
-        if phase is Phase.POWER and power is None:
-            # another player's power fired by a draw, under way: its card says which
-            power = tpow[assign[held]]
-        elif self._maybe_power >= 0:
-            maybe = tpow[assign[held]]
-            if maybe is not None:  # fired by the draw, not announced yet
-                phase, power, power_card, step, after_drawn = Phase.POWER, maybe, drawn, 0, True
-        rnd._phase = phase
-        rnd._current = self._current
         rnd._drawn = drawn
-        rnd._from_stock = self._from_stock if drawn >= 0 else False
-        rnd._power_now = power
-        rnd._power_card = power_card if power is not None else -1
-        rnd._step = step if power is not None else 0
-        rnd._peeked = list(self._peeked) if power is not None else []
-        rnd._after_power_drawn = after_drawn if power is not None else False
-        rnd._caller = self._caller
+        power = self._power
+        if self._in_power and power is None:
+            # another player's power fired by a draw, under way: its card says which
+            power = self._tpow[assign[self._drawn]]
+            rnd._power_now = power
+        elif self._maybe_power >= 0:
+            maybe = self._tpow[assign[self._drawn]]
+            if maybe is not None:  # fired by the draw, not announced yet
+                rnd._phase, rnd._power_now, power = _P_POWER, maybe, maybe
+                power_card, rnd._step, rnd._after_power_drawn = drawn, 0, True
+        if power is not None:
+            rnd._power_card = power_card
+            rnd._peeked = list(self._peeked)
+            if not self._maybe_power >= 0:
+                rnd._step = self._step
+                rnd._after_power_drawn = self._after_drawn
+        else:
+            rnd._power_card = -1
+            rnd._step = 0
+            rnd._peeked = []
+            rnd._after_power_drawn = False
         rnd._final = list(self._final)
-        rnd._window_open = self.view.window_open
-        rnd._window_discarder = self._w_discarder
-        rnd._window_tried = self._w_tried
-        rnd._snapper = self._snapper if phase is Phase.GIVE else -1
-        rnd._give_target = self._give_target if phase is Phase.GIVE else -1
-        rnd._give_return = self._give_return if phase is Phase.GIVE else Phase.TURN
         rnd._turns = list(self.view.turns)
-        rnd._total_turns = sum(self.view.turns)
-        rnd._repeek_used = self._repeek
         rnd._opening_seen = list(self._opening_seen)
         rnd._pending = list(self._pending)
-        rnd._recycles = self._recycles
-        rnd._window_won = self._won and self.view.window_open
-        rnd._closing_reason = self._closing_reason
-        rnd._penalty_of = {(v if phys is None else phys[v]): o for v, o in self._penalty_of.items()}
-        rnd._calls_owed = self._owed
-        rnd._result = None
+        if phys is None:
+            rnd._penalty_of = dict(self._penalty_of)
+        else:
+            rnd._penalty_of = {phys[v]: o for v, o in self._penalty_of.items()}
         events = list(self._history)
         make = tuple.__new__
-        for k, vars_ in self._fill:
-            e = events[k]
-            cards = tuple([faces[assign[v]] for v in vars_])
-            events[k] = make(Event, (e.kind, e.player, e.positions, cards, e.seen_by, e.note))
+        get = cards.__getitem__
+        for k, kind, player, positions, seen_by, note, vars_ in self._fill:
+            shown = tuple(map(get, vars_))
+            events[k] = make(Event, (kind, player, positions, shown, seen_by, note))
         rnd._events = events
-        histories: list[tuple[Event, ...]] = [() for _ in range(self.players)]
+        histories: list[tuple[Event, ...]] = [()] * self.players
         histories[self.view.player] = self._history
         rnd._histories = histories
         rnd._actions = []
-        rnd._state_set()
         return rnd
 
 
