@@ -104,6 +104,10 @@ _Layout = tuple[list[list[int]], list[int], list[int], list[int], int, int]
 """Grids, discard pile, stock, knowledge, held card and power card of a sample."""
 
 
+def _too_often(card: Card) -> DeterminizeError:
+    return DeterminizeError(f"{card} is seen more often than the table's deck holds it")
+
+
 class _PlainKind(Exception):
     """A history event whose kind is a plain string, not an :class:`EventKind`."""
 
@@ -123,6 +127,7 @@ class _Table:
         "faces",
         "ids",
         "mean",
+        "once",
         "proto",
         "rules",
         "shown",
@@ -153,6 +158,7 @@ class _Table:
         for c in proto.deck:
             bag[tid[c]] += 1
         self.bag = bag
+        self.once = max(bag, default=0) <= 1  # no two cards of the deck are equal
         deck = proto.deck
         self.mean = sum(table.values[first[c]] for c in deck) / max(1, len(deck))
 
@@ -256,79 +262,53 @@ class _HiddenPower:
         return True
 
 
-class _ReadState:
-    """Where the reading of a history stands after some of its events (see :class:`InfoSet`).
+_Fill = tuple[
+    int, str, int, tuple[tuple[int, int], ...], "frozenset[int] | None", str, tuple[int, ...]
+]
+"""An event with a card the viewer did not see: its index in the history, its fields
+but the cards, and the slots of its cards (a sample fills the cards in)."""
 
-    Kept per player and round (:func:`_keep`), so that the next view of the same player
-    is read from there: only the events added since are read again.
-    """
-
-    __slots__ = (
-        "after_drawn",
-        "caller",
-        "current",
-        "discard",
-        "drawn",
-        "evidence",
-        "final",
-        "fixed",
-        "fixed_t",
-        "from_stock",
-        "give_return",
-        "give_target",
-        "hidden",
-        "hp",
-        "known",
-        "opening_seen",
-        "owed",
-        "peeked",
-        "penalty_of",
-        "phase",
-        "pool_of",
-        "pools",
-        "power",
-        "power_card",
-        "recycles",
-        "refs",
-        "repeek",
-        "slots",
-        "snapper",
-        "starter",
-        "step",
-        "stock",
-        "w_discarder",
-        "w_tried",
-        "won",
-    )
-
-    def __init__(self) -> None:
-        self.slots: list[list[int]] = []
-        self.discard: list[int] = []
-        self.stock: list[int] = []
-        self.known: list[int] = []
-        self.fixed: list[Card | None] = []
-        self.fixed_t: list[int] = []
-        self.pool_of: list[int] = []
-        self.pools: list[list[int]] = []
-        self.refs: list[tuple[int, tuple[int, ...]]] = []
-        self.hidden: dict[int, _HiddenPower] = {}
-        self.drawn, self.from_stock = -1, False
-        self.phase = Phase.TURN
-        self.current = -1
-        self.power: Power | None = None
-        self.hp: _HiddenPower | None = None
-        self.power_card, self.step, self.peeked, self.after_drawn = -1, 0, 0, False
-        self.caller, self.final = -1, list[int]()
-        self.w_discarder, self.w_tried = -1, 0
-        self.snapper, self.give_target, self.give_return = -1, -1, Phase.TURN
-        self.repeek = 0
-        self.opening_seen: list[tuple[int, ...]] = []
-        self.starter = -1
-        self.recycles = 0
-        self.won = False
-        self.penalty_of: dict[int, int] = {}
-        self.owed = 0
-        self.evidence: list[Evidence] = []
+_ReadState = tuple[
+    list[list[int]],  # slots
+    list[int],  # discard
+    list[int],  # stock
+    list[int],  # known
+    list[int],  # fixed_t
+    list[int],  # bag
+    list[int],  # pool_of
+    list[list[int]],  # pools
+    list[_Fill],  # refs
+    dict[int, _HiddenPower],  # hidden
+    int,  # drawn
+    bool,  # from_stock
+    Phase,  # phase
+    int,  # current
+    "Power | None",  # power
+    "_HiddenPower | None",  # hp
+    int,  # power_card
+    int,  # step
+    int,  # peeked
+    bool,  # after_drawn
+    int,  # caller
+    list[int],  # final
+    int,  # w_discarder
+    int,  # w_tried
+    int,  # snapper
+    int,  # give_target
+    Phase,  # give_return
+    int,  # repeek
+    list[tuple[int, ...]],  # opening_seen
+    int,  # starter
+    int,  # recycles
+    bool,  # won
+    dict[int, int],  # penalty_of
+    int,  # owed
+    list[Evidence],  # evidence
+]
+"""Where the reading of a history stands after some of its events (see
+:meth:`InfoSet._read`): the reading's variables in one tuple, in the order it unpacks
+them. Kept per player and round (:func:`_keep`), so that the next view of the same
+player is read from there: only the events added since are read again."""
 
 
 def _own_hp(
@@ -447,46 +427,85 @@ class InfoSet:
         key = (id(rules), n, me, self._record, id(history[0]))
         saved = _resume(key, rules, history)
         if saved is None:
-            st = _ReadState()
-            st.slots = [list(range(p * G, (p + 1) * G)) + [-1] * (P - G) for p in range(n)]
-            st.discard = [n * G]
-            st.stock = list(range(N - 1, n * G, -1))
-            st.known = [0] * N
-            st.known[n * G] = ALL
-            st.fixed_t = [-1] * N
-            st.pool_of = [0] * N
-            st.pools = [[]]
-            st.phase = Phase.OPENING if choices else _P_TURN
-            st.opening_seen = [()] * n
+            known = [0] * N
+            known[n * G] = ALL
+            state: _ReadState = (
+                [list(range(p * G, (p + 1) * G)) + [-1] * (P - G) for p in range(n)],
+                [n * G],
+                list(range(N - 1, n * G, -1)),
+                known,
+                [-1] * N,
+                table.bag[:],
+                [0] * N,
+                [[]],
+                [],
+                {},
+                -1,
+                False,
+                Phase.OPENING if choices else _P_TURN,
+                -1,
+                None,
+                None,
+                -1,
+                0,
+                0,
+                False,
+                -1,
+                [],
+                -1,
+                0,
+                -1,
+                -1,
+                _P_TURN,
+                0,
+                [()] * n,
+                -1,
+                0,
+                False,
+                {},
+                0,
+                [],
+            )
             start = 0
         else:
-            st, start = saved
-        slots = st.slots
-        discard = st.discard
-        stock = st.stock
-        known = st.known
-        fixed_t = st.fixed_t  # each slot's face (an index into the table's faces), or -1
-        pool_of = st.pool_of
-        pools = st.pools  # pools[k]: the slots recycled into stock k (k >= 1)
-        refs = st.refs  # events with a card the viewer did not see: their slots
-        hidden = st.hidden
-        drawn, from_stock = st.drawn, st.from_stock
-        phase = st.phase
-        current = st.current
-        power = st.power
-        hp = st.hp
-        power_card, step, peeked, after_drawn = st.power_card, st.step, st.peeked, st.after_drawn
-        caller, final = st.caller, st.final
-        w_discarder, w_tried = st.w_discarder, st.w_tried
-        snapper, give_target, give_return = st.snapper, st.give_target, st.give_return
-        repeek = st.repeek
-        opening_seen = st.opening_seen
-        starter = st.starter
-        recycles = st.recycles
-        won = st.won  # the open window's discard was snapped already (snap.too_late)
-        penalty_of = st.penalty_of  # penalty cards lying in grid positions
-        owed = st.owed  # players owed a call at their next turn (snap.empty_grid_calls)
-        evidence = st.evidence
+            state, start = saved
+        (
+            slots,
+            discard,
+            stock,
+            known,
+            fixed_t,  # each slot's face (an index into the table's faces), or -1
+            bag,  # how many of each face the deck holds in slots of unknown face (stock 0)
+            pool_of,
+            pools,  # pools[k]: the slots recycled into stock k (k >= 1)
+            refs,  # events with a card the viewer did not see
+            hidden,
+            drawn,
+            from_stock,
+            phase,
+            current,
+            power,
+            hp,
+            power_card,
+            step,
+            peeked,
+            after_drawn,
+            caller,
+            final,
+            w_discarder,
+            w_tried,
+            snapper,
+            give_target,
+            give_return,
+            repeek,
+            opening_seen,
+            starter,
+            recycles,
+            won,  # the open window's discard was snapped already (snap.too_late)
+            penalty_of,  # penalty cards lying in grid positions
+            owed,  # players owed a call at their next turn (snap.empty_grid_calls)
+            evidence,
+        ) = state
         snap_rules = rules.snap
         call_last = cfg.call_last
         record = self._record
@@ -517,6 +536,10 @@ class InfoSet:
                 if had >= 0:
                     raise self._fail(k, f"{faces[t]} where {faces[had]} was seen")
                 fixed_t[v] = t
+                if v < N:
+                    if not bag[t]:
+                        raise _too_often(faces[t])
+                    bag[t] -= 1
 
         def take_cards(
             k: int, kind: str, vars_: tuple[int, ...], cards: tuple[Card | None, ...]
@@ -529,7 +552,8 @@ class InfoSet:
             for v, card in zip(vars_, cards, strict=True):
                 if card is None:
                     if not filled:
-                        refs.append((k, vars_))
+                        e = history[k]
+                        refs.append((k, e[0], e[1], e[2], e[4], e[5], vars_))
                         filled = True
                     continue
                 t = ids_get(id(card), -1)
@@ -592,7 +616,7 @@ class InfoSet:
                         raise self._fail(k, f"a {kind} event with {len(cards)} cards")
                     card = cards[0]
                     if card is None:
-                        refs.append((k, (drawn,)))
+                        refs.append((k, kind, p, positions, seen_by, note, (drawn,)))
                     else:
                         t = ids_get(id(card), -1)
                         if t < 0:
@@ -635,7 +659,7 @@ class InfoSet:
                         raise self._fail(k, f"a {kind} event with {len(cards)} cards")
                     card = cards[0]
                     if card is None:
-                        refs.append((k, (v,)))
+                        refs.append((k, kind, p, positions, seen_by, note, (v,)))
                     else:
                         t = ids_get(id(card), -1)
                         if t < 0:
@@ -856,18 +880,48 @@ class InfoSet:
             else:
                 raise self._fail(k, f"unknown event kind {kind!r}")
 
-        st.discard, st.stock = discard, stock
-        st.drawn, st.from_stock, st.phase, st.current = drawn, from_stock, phase, current
-        st.power, st.hp = power, hp
-        st.power_card, st.step, st.peeked, st.after_drawn = power_card, step, peeked, after_drawn
-        st.caller, st.final = caller, final
-        st.w_discarder, st.w_tried = w_discarder, w_tried
-        st.snapper, st.give_target, st.give_return = snapper, give_target, give_return
-        st.repeek, st.starter, st.recycles, st.won, st.owed = repeek, starter, recycles, won, owed
-        _keep(key, rules, history, st)
+        state = (
+            slots,
+            discard,
+            stock,
+            known,
+            fixed_t,
+            bag,
+            pool_of,
+            pools,
+            refs,
+            hidden,
+            drawn,
+            from_stock,
+            phase,
+            current,
+            power,
+            hp,
+            power_card,
+            step,
+            peeked,
+            after_drawn,
+            caller,
+            final,
+            w_discarder,
+            w_tried,
+            snapper,
+            give_target,
+            give_return,
+            repeek,
+            opening_seen,
+            starter,
+            recycles,
+            won,
+            penalty_of,
+            owed,
+            evidence,
+        )
+        _keep(key, rules, history, state)
         # the kept reading reads on at the next view: what the sample keeps is copied
         # (fixed_t and the hidden powers also change below, by the view's present)
         fixed_t = fixed_t[:]
+        bag = bag[:]
         hidden, hp = _own_hp(hidden, hp)
 
         # the view's own record of the present settles what the history leaves open
@@ -901,7 +955,12 @@ class InfoSet:
                     had = fixed_t[v] if v >= 0 else -1
                     if v < 0 or not known[v] & ME or tv is None or (had >= 0 and had != tv):
                         raise DeterminizeError(f"the view shows {card} at P{o}:{i + 1} unseen")
-                    fixed_t[v] = tv
+                    if had < 0:
+                        fixed_t[v] = tv
+                        if v < N:
+                            if not bag[tv]:
+                                raise _too_often(faces[tv])
+                            bag[tv] -= 1
                 elif v >= 0 and known[v] & ME:
                     raise DeterminizeError(f"the view forgot a card at P{o}:{i + 1}")
         pile = view.discard
@@ -918,7 +977,15 @@ class InfoSet:
                 th = tid.get(holding)
                 if th is None:
                     raise DeterminizeError(f"the view holds {holding}, not a card of this table")
-            fixed_t[drawn] = th
+            had = fixed_t[drawn]
+            if had != th:
+                if had >= 0:
+                    raise DeterminizeError(f"the view holds {holding} where {faces[had]} was seen")
+                fixed_t[drawn] = th
+                if drawn < N:
+                    if not bag[th]:
+                        raise _too_often(faces[th])
+                    bag[th] -= 1
 
         self.evidence = evidence[:]
         """What other players' choices suggest about cards the viewer has not seen, as
@@ -938,6 +1005,7 @@ class InfoSet:
         self._stock = stock
         self._known = known
         self._fixed_t = fixed_t
+        self._bag = bag
         self._pools = pools[:]  # a recycled pool never changes once made
         self._pool_of = pool_of[:] if len(pools) > 1 else pool_of
         self._refs = refs[:]
@@ -1033,10 +1101,8 @@ class InfoSet:
         fixed = self._fixed_t
         groups: list[tuple[list[int], list[int]]] = []  # (the free slots, the bag)
         if len(self._pools) == 1:
-            bag = table.bag[:]
-            for t in filter((0).__le__, fixed):
-                bag[t] -= 1
-            groups.append((list(compress(range(len(fixed)), map((-1).__eq__, fixed))), bag))
+            # the reading kept the bag: the deck less every card of known face
+            groups.append(([v for v, t in enumerate(fixed) if t < 0], self._bag))
         else:
             members: list[list[int]] = [[] for _ in self._pools]
             for v, k in enumerate(self._pool_of):
@@ -1056,24 +1122,22 @@ class InfoSet:
                 groups.append(([v for v in group if fixed[v] < 0], bag))
         self._draws: list[tuple[list[int], list[int], list[int], list[int]]] = []
         for free, bag in groups:
-            if min(bag, default=0) < 0:
-                t = min(range(len(bag)), key=bag.__getitem__)
-                raise DeterminizeError(
-                    f"{faces[t]} is seen more often than the table's deck holds it"
-                )
-            if sum(bag) != len(free):
+            # (the reading's bag holds no more than the deck: it adds up by itself)
+            if len(groups) > 1 and min(bag, default=0) < 0:
+                raise _too_often(faces[min(range(len(bag)), key=bag.__getitem__)])
+            if len(groups) > 1 and sum(bag) != len(free):
                 raise DeterminizeError("the view's cards do not add up to the table's deck")
             if self._constraints:
                 tied = [v for v in free if v in self._constraints]
                 loose = [v for v in free if v not in self._constraints]
             else:
                 tied, loose = [], free
-            if max(bag, default=0) <= 1:
+            if table.once or max(bag, default=0) <= 1:
                 rest = list(compress(range(len(bag)), bag))
             else:
                 rest = list(chain.from_iterable(map(repeat, range(len(bag)), bag)))
             self._draws.append((loose, tied, bag, rest))
-        self._fill = [(k, *self._history_event(k), vars_) for k, vars_ in self._refs]
+        self._fill = self._refs
         self._layout_fixed: _Layout | None = None
         if len(self._pools) == 1:
             self._layout_fixed = self._layout(None)
@@ -1085,11 +1149,6 @@ class InfoSet:
             self._stock = self._stock[:]
             self._known = self._known[:]
         self._tpl = self._template()
-
-    def _history_event(self, k: int) -> tuple[str, int, tuple[tuple[int, int], ...], object, str]:
-        """The parts of the viewer's event ``k`` that a sample keeps as they are."""
-        kind, player, positions, _, seen_by, note = self._history[k]
-        return kind, player, positions, seen_by, note
 
     def _template(self) -> Round:
         """A round with every part of a sample that the sampled cards do not change.
@@ -1321,7 +1380,7 @@ class InfoSet:
         make = tuple.__new__
         get = cards.__getitem__
         for k, kind, player, positions, seen_by, note, vars_ in self._fill:
-            shown = tuple(map(get, vars_))
+            shown = (get(vars_[0]),) if len(vars_) == 1 else tuple(map(get, vars_))
             events[k] = make(Event, (kind, player, positions, shown, seen_by, note))
         rnd._events = events
         histories: list[tuple[Event, ...]] = [()] * self.players
