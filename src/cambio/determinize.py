@@ -549,7 +549,7 @@ class InfoSet:
             if len(vars_) != len(cards):
                 raise self._fail(k, f"a {kind} event with {len(cards)} cards")
             filled = False
-            for v, card in zip(vars_, cards, strict=True):
+            for v, card in zip(vars_, cards, strict=False):
                 if card is None:
                     if not filled:
                         e = history[k]
@@ -557,7 +557,14 @@ class InfoSet:
                         filled = True
                     continue
                 t = ids_get(id(card), -1)
-                fix(v, face(card, k) if t < 0 else t, k)
+                if t < 0:
+                    t = face(card, k)
+                if fixed_t[v] != t:
+                    if fixed_t[v] < 0 and v < N and bag[t]:
+                        fixed_t[v] = t
+                        bag[t] -= 1
+                    else:
+                        fix(v, t, k)
 
         def end_power() -> None:
             nonlocal power, hp, power_card, step, peeked, after_drawn, phase
@@ -622,7 +629,11 @@ class InfoSet:
                         if t < 0:
                             t = face(card, k)
                         if fixed_t[drawn] != t:
-                            fix(drawn, t, k)
+                            if fixed_t[drawn] < 0 and drawn < N and bag[t]:
+                                fixed_t[drawn] = t
+                                bag[t] -= 1
+                            else:
+                                fix(drawn, t, k)  # a recycled card's slot, or a contradiction
                 if draw_timing:
                     if t >= 0:
                         pw = tpow[t]
@@ -637,9 +648,10 @@ class InfoSet:
                 if drawn < 0:
                     raise self._fail(k, f"a {kind} without a card in hand")
                 if kind is _E_REPLACE:
-                    place = positions[0]
-                    o, pos = place
-                    old = at(place, k)
+                    o, pos = positions[0]
+                    if not (0 <= o < n and 1 <= pos <= P) or slots[o][pos - 1] < 0:
+                        raise self._fail(k, f"no card at P{o}:{pos}")
+                    old = slots[o][pos - 1]
                     if record and p != me and o == p:
                         evidence.append(("keep", p, drawn, old, from_stock, False, grids(p)))
                     slots[o][pos - 1] = drawn
@@ -665,7 +677,11 @@ class InfoSet:
                         if t < 0:
                             t = face(card, k)
                         if fixed_t[v] != t:
-                            fix(v, t, k)
+                            if fixed_t[v] < 0 and v < N and bag[t]:
+                                fixed_t[v] = t
+                                bag[t] -= 1
+                            else:
+                                fix(v, t, k)  # a recycled card's slot, or a contradiction
                 drawn = -1
                 phase = _P_END_OF_TURN if call_last else _P_TURN
             elif kind is _E_POWER:
@@ -683,9 +699,16 @@ class InfoSet:
                 power_card, step, peeked, after_drawn = discard[-1], 0, 0, False
                 phase = _P_POWER
                 if fixed_t[power_card] != t:
-                    fix(power_card, t, k)
+                    if fixed_t[power_card] < 0 and power_card < N and bag[t]:
+                        fixed_t[power_card] = t
+                        bag[t] -= 1
+                    else:
+                        fix(power_card, t, k)  # a recycled card's slot, or a contradiction
             elif kind is _E_PEEK:
-                v = at(positions[0], k)
+                o, pos = positions[0]
+                if not (0 <= o < n and 1 <= pos <= P) or slots[o][pos - 1] < 0:
+                    raise self._fail(k, f"no card at P{o}:{pos}")
+                v = slots[o][pos - 1]
                 known[v] |= 1 << p
                 if hp is not None:
                     hp.steps.append(("peek", positions, False))
@@ -696,16 +719,31 @@ class InfoSet:
                     if power is not None and step >= len(power.steps):
                         end_power()
                 if cards:
-                    take_cards(k, kind, (v,), cards)
+                    card = cards[0]
+                    if len(cards) != 1:
+                        raise self._fail(k, f"a {kind} event with {len(cards)} cards")
+                    if card is None:
+                        refs.append((k, kind, p, positions, seen_by, note, (v,)))
+                    else:
+                        t = ids_get(id(card), -1)
+                        if t < 0:
+                            t = face(card, k)
+                        if fixed_t[v] != t:
+                            fix(v, t, k)
             elif kind is _E_OPENING_PEEK:
-                vars_ = tuple([at(pl, k) for pl in positions])
-                for v in vars_:
-                    known[v] |= 1 << p
+                bit = 1 << p
+                vs = []
+                for o, pos in positions:
+                    if not (0 <= o < n and 1 <= pos <= P) or slots[o][pos - 1] < 0:
+                        raise self._fail(k, f"no card at P{o}:{pos}")
+                    v = slots[o][pos - 1]
+                    known[v] |= bit
+                    vs.append(v)
                 opening_seen[p] = tuple([pos for _, pos in positions])
                 if choices and starter < 0:
                     starter = p
                 if cards:
-                    take_cards(k, kind, vars_, cards)
+                    take_cards(k, kind, tuple(vs), cards)
             elif kind is _E_SWAP:
                 (oa, ia), (ob, ib) = positions
                 va, vb = at(positions[0], k), at(positions[1], k)
@@ -750,7 +788,14 @@ class InfoSet:
                 known[drawn] = ALL
                 phase = _P_TAKEN
                 if cards:
-                    take_cards(k, kind, (drawn,), cards)
+                    if len(cards) != 1 or cards[0] is None:
+                        take_cards(k, kind, (drawn,), cards)  # (a take is seen by all)
+                    else:
+                        t = ids_get(id(cards[0]), -1)
+                        if t < 0:
+                            t = face(cards[0], k)
+                        if fixed_t[drawn] != t:
+                            fix(drawn, t, k)
             elif kind is _E_SKIP:
                 if cards:
                     raise self._fail(k, f"a {kind} event with {len(cards)} cards")
@@ -759,7 +804,12 @@ class InfoSet:
                 end_power()
             elif kind is _E_DEAL:
                 if cards:
-                    take_cards(k, kind, (n * G,), cards)
+                    if len(cards) != 1:
+                        raise self._fail(k, f"a {kind} event with {len(cards)} cards")
+                    card = cards[0]
+                    if card is not None:
+                        t = ids_get(id(card), -1)
+                        fix(n * G, face(card, k) if t < 0 else t, k)
             elif kind is _E_EXCHANGE or kind is _E_FAILED_EXCHANGE:
                 if after_drawn or hp is not None:
                     end_power()  # a power fired by the draw, declined without a word
@@ -922,7 +972,8 @@ class InfoSet:
         # (fixed_t and the hidden powers also change below, by the view's present)
         fixed_t = fixed_t[:]
         bag = bag[:]
-        hidden, hp = _own_hp(hidden, hp)
+        if hidden:
+            hidden, hp = _own_hp(hidden, hp)
 
         # the view's own record of the present settles what the history leaves open
         vphase = _PHASES.get(view.phase)
