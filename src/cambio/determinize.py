@@ -1048,52 +1048,21 @@ class InfoSet:
         (``flag``, ``flag2``: whether ``p`` knew them); ``"nocall"``: ``p`` could call
         and did not. Cards are slot numbers of :meth:`assignment`; ``grids`` holds each
         player's cards then as ``(slot, p knew it)`` pairs (empty for a swap)."""
-        # the reading's lists change as the kept reading reads on: what sampling needs
-        # of them is copied here (or laid out at once, in _prepare)
+        # what a sample shares with every other sample of this view: copied from the
+        # reading (which reads on at the next view) or worked out here, once
         self._N = N
-        self._slots = slots
-        self._discard = discard
-        self._stock = stock
-        self._known = known
         self._fixed_t = fixed_t
-        self._bag = bag
+        self._drawn = drawn
         self._pools = pools[:]  # a recycled pool never changes once made
         self._pool_of = pool_of[:] if len(pools) > 1 else pool_of
-        self._refs = refs[:]
-        self._drawn = drawn
-        self._from_stock = from_stock
-        self._phase = vphase
-        self._current = view.current
-        self._caller = -1 if view.caller is None else view.caller
-        self._final = final[:]
-        self._w_discarder = w_discarder
-        self._w_tried = w_tried
-        self._snapper = snapper
-        self._give_target = give_target
-        self._give_return = give_return
-        self._repeek = repeek
-        self._opening_seen = opening_seen[:]
-        self._starter = starter if starter >= 0 else (view.to_act or 0)
-        self._recycles = recycles
-        self._won = won
-        self._penalty_of = dict(penalty_of)
-        self._owed = owed
-        self._closing_reason = ""
-        if vphase is Phase.CLOSING:
-            cap = rules.turn.max_turns
-            if cap and sum(view.turns) >= cap:
-                self._closing_reason = "turn-cap"
-            elif view.caller is not None and not final:
-                self._closing_reason = "call"
-            else:
-                self._closing_reason = "stock"
-        self._peeked = [o * P + pos - 1 for o, pos in view.peeked]
+        self._fill = refs[:]
+        self._history = view.history  # the viewer's history in the sample is the view's
+        starter = starter if starter >= 0 else (view.to_act or 0)
         self._power: Power | None = None
         self._power_card = -1
         self._step = 0
         self._after_drawn = False
         self._maybe_power = -1  # the held card of another, whose power may be under way
-        self._constraints: dict[int, _HiddenPower] = {}
         if hp is not None and vphase is _P_DRAWN:
             hp.ended = True  # the power fired by the draw is over (or never started)
         # a snap may come in the middle of a power: the give that follows goes back to it
@@ -1110,16 +1079,89 @@ class InfoSet:
                 self._after_drawn = after_drawn
         elif vphase is _P_DRAWN and hp is not None and not hp.steps and not hp.skipped:
             self._maybe_power = drawn  # a power not yet announced, or none
-        if vphase is Phase.OPENING:
-            self._pending = [(self._starter + j) % n for j in range(n)][
-                sum(1 for s in opening_seen if s) :
-            ]
-        else:
-            self._pending = []
+        self._peeked = [o * P + pos - 1 for o, pos in view.peeked] if view.peeked else []
+        self._constraints: dict[int, _HiddenPower] = {}
         for v, hpw in hidden.items():
             if fixed_t[v] < 0 and (hpw.steps or hpw.skipped):
                 self._constraints[v] = hpw
-        self._prepare()
+        self._prepare(bag)
+        self._layout_fixed: _Layout | None = None
+        if len(pools) == 1:
+            # one pool: every slot is a physical card, on the table, held or in the
+            # stock (nobody knows a card of the stock: the reading marks none)
+            layout_slots = [row[:] for row in slots]
+            self._layout_fixed = (
+                layout_slots,
+                discard[:],
+                stock[:],
+                known[:],
+                drawn,
+                self._power_card,
+            )
+        else:
+            # laid out per sample (recycled slots take physical cards): from copies
+            layout_slots = self._slots = [row[:] for row in slots]
+            self._discard = discard[:]
+            self._stock = stock[:]
+            self._known = known[:]
+
+        # a round with every part of a sample that the sample's cards do not change: a
+        # sample is a clone of it (Round._clone shares every attribute) given its cards
+        # and its own copies of the lists a round changes as it plays
+        tpl = proto._clone()
+        tpl.starter = starter
+        tpl.dealer = (starter - 1) % n
+        tpl._phase = vphase
+        tpl._current = view.current
+        tpl._from_stock = from_stock if drawn >= 0 else False
+        tpl._power_now = self._power
+        tpl._caller = -1 if view.caller is None else view.caller
+        window_open = view.window_open
+        tpl._window_open = window_open
+        tpl._window_discarder = w_discarder
+        tpl._window_tried = w_tried
+        if vphase is _P_GIVE:
+            tpl._snapper, tpl._give_target, tpl._give_return = snapper, give_target, give_return
+        else:
+            tpl._snapper, tpl._give_target, tpl._give_return = -1, -1, _P_TURN
+        turns = view.turns
+        tpl._turns = list(turns)
+        tpl._total_turns = sum(turns)
+        tpl._repeek_used = repeek
+        tpl._opening_seen = opening_seen[:]
+        if vphase is Phase.OPENING:
+            tpl._pending = [(starter + j) % n for j in range(n)][
+                sum(1 for s in opening_seen if s) :
+            ]
+        else:
+            tpl._pending = []
+        tpl._recycles = recycles
+        tpl._window_won = won and window_open
+        closing = ""
+        if vphase is Phase.CLOSING:
+            cap = rules.turn.max_turns
+            if cap and sum(turns) >= cap:
+                closing = "turn-cap"
+            elif view.caller is not None and not final:
+                closing = "call"
+            else:
+                closing = "stock"
+        tpl._closing_reason = closing
+        tpl._calls_owed = owed
+        tpl._result = None
+        tpl._final = final[:]
+        tpl._penalty_of = dict(penalty_of)
+        tpl._discard_seen = []
+        tpl._discard_cards = ()
+        tpl._present_of = []
+        tpl._present = ()
+        tpl._slots = layout_slots  # the layout (which positions hold a card) of every sample
+        # who acts and the snap ids depend on the layout only: worked out once, the
+        # snap ids shared by the samples until their own layout changes
+        tpl._legal_of = -1
+        tpl._layout_cache = {}
+        tpl.to_act = tpl._who_acts()
+        self._tpl = tpl
 
     def _power_of(self, card: Card, k: int) -> Power | None:
         t = self._table.ids.get(id(card))
@@ -1142,9 +1184,9 @@ class InfoSet:
         return queue
 
     # ------------------------------------------------------------------ sampling
-    def _prepare(self) -> None:
-        """Work out once what every sample shares: the bags to draw from, the layout,
-        and a round holding every part of a sample that its cards do not change."""
+    def _prepare(self, bag0: list[int]) -> None:
+        """Work out once what every sample shares: the bags to draw from (``bag0``: the
+        deck less every card of known face, as the reading kept it) and the layout."""
         table = self._table
         faces = self._faces = table.faces
         self._tval, self._tkey, self._tpow = table.tval, table.tkey, table.tpow
@@ -1153,7 +1195,7 @@ class InfoSet:
         groups: list[tuple[list[int], list[int]]] = []  # (the free slots, the bag)
         if len(self._pools) == 1:
             # the reading kept the bag: the deck less every card of known face
-            groups.append(([v for v, t in enumerate(fixed) if t < 0], self._bag))
+            groups.append(([v for v, t in enumerate(fixed) if t < 0], bag0))
         else:
             members: list[list[int]] = [[] for _ in self._pools]
             for v, k in enumerate(self._pool_of):
@@ -1188,63 +1230,6 @@ class InfoSet:
             else:
                 rest = list(chain.from_iterable(map(repeat, range(len(bag)), bag)))
             self._draws.append((loose, tied, bag, rest))
-        self._fill = self._refs
-        self._layout_fixed: _Layout | None = None
-        if len(self._pools) == 1:
-            self._layout_fixed = self._layout(None)
-        else:
-            # laid out per sample (recycled slots take physical cards): the reading's
-            # lists read on at the next view, so the sample keeps copies
-            self._slots = [row[:] for row in self._slots]
-            self._discard = self._discard[:]
-            self._stock = self._stock[:]
-            self._known = self._known[:]
-        self._tpl = self._template()
-
-    def _template(self) -> Round:
-        """A round with every part of a sample that the sampled cards do not change.
-
-        A sample is a clone of it (:meth:`Round._clone` shares every attribute) given
-        its cards and its own copies of the lists a round changes as it plays.
-        """
-        n = self.players
-        tpl = self.proto._clone()
-        tpl.starter = self._starter
-        tpl.dealer = (self._starter - 1) % n
-        phase = self._phase
-        tpl._phase = phase
-        tpl._current = self._current
-        tpl._from_stock = self._from_stock if self._drawn >= 0 else False
-        tpl._power_now = self._power
-        tpl._caller = self._caller
-        tpl._window_open = self.view.window_open
-        tpl._window_discarder = self._w_discarder
-        tpl._window_tried = self._w_tried
-        tpl._snapper = self._snapper if phase is _P_GIVE else -1
-        tpl._give_target = self._give_target if phase is _P_GIVE else -1
-        tpl._give_return = self._give_return if phase is _P_GIVE else _P_TURN
-        tpl._turns = list(self.view.turns)
-        tpl._total_turns = sum(self.view.turns)
-        tpl._repeek_used = self._repeek
-        tpl._opening_seen = self._opening_seen
-        tpl._pending = self._pending
-        tpl._recycles = self._recycles
-        tpl._window_won = self._won and self.view.window_open
-        tpl._closing_reason = self._closing_reason
-        tpl._calls_owed = self._owed
-        tpl._result = None
-        # the layout (which positions hold a card) of every sample
-        tpl._slots = self._layout_fixed[0] if self._layout_fixed is not None else self._slots
-        tpl._discard_seen = []
-        tpl._discard_cards = ()
-        tpl._present_of = []
-        tpl._present = ()
-        # who acts and the snap ids depend on the layout only: worked out once, the
-        # snap ids shared by the samples until their own layout changes
-        tpl._legal_of = -1
-        tpl._layout_cache = {}
-        tpl.to_act = tpl._who_acts()
-        return tpl
 
     def _assign(self, rng: random.Random) -> list[int]:
         """A face (an index into the table's distinct cards) for every slot."""
@@ -1299,21 +1284,11 @@ class InfoSet:
             x -= w
         return list(ways[-1][1])  # pragma: no cover - unreachable
 
-    def _layout(self, phys: list[int] | None) -> _Layout:
-        """Grids, piles, knowledge, held card and power card as physical card numbers."""
-        N = self._N
+    def _layout(self, phys: list[int]) -> _Layout:
+        """Grids, piles, knowledge, held card and power card as physical card numbers
+        (after a recycle: ``phys`` gives each slot's physical card)."""
         kv = self._known
-        known = [0] * N
-        if phys is None:
-            # one pool: every slot is a physical card, on the table, held or in the
-            # stock, and nobody knows a card of the stock
-            slots = [row[:] for row in self._slots]
-            discard = self._discard[:]
-            stock = self._stock[:]
-            known = kv[:N]
-            for v in stock:
-                known[v] = 0
-            return slots, discard, stock, known, self._drawn, self._power_card
+        known = [0] * self._N
         slots = []
         for row in self._slots:
             out = []
@@ -1387,7 +1362,8 @@ class InfoSet:
         deck = assign[:N] if len(assign) > N else assign
         faces = self._faces
         cards = list(map(faces.__getitem__, assign))
-        rnd = self._tpl._clone()
+        tpl = self._tpl
+        rnd = tpl._clone()
         rnd.seed = _seed(rng)
         rnd.deck = tuple(cards[:N]) if len(cards) > N else tuple(cards)
         rnd._value = list(map(self._tval.__getitem__, deck))
@@ -1419,14 +1395,14 @@ class InfoSet:
             rnd._step = 0
             rnd._peeked = []
             rnd._after_power_drawn = False
-        rnd._final = list(self._final)
-        rnd._turns = list(self.view.turns)
-        rnd._opening_seen = list(self._opening_seen)
-        rnd._pending = list(self._pending)
+        rnd._final = tpl._final[:]
+        rnd._turns = tpl._turns[:]
+        rnd._opening_seen = tpl._opening_seen[:]
+        rnd._pending = tpl._pending[:]
         if phys is None:
-            rnd._penalty_of = dict(self._penalty_of)
+            rnd._penalty_of = tpl._penalty_of.copy()
         else:
-            rnd._penalty_of = {phys[v]: o for v, o in self._penalty_of.items()}
+            rnd._penalty_of = {phys[v]: o for v, o in tpl._penalty_of.items()}
         events = list(self._history)
         make = tuple.__new__
         get = cards.__getitem__
