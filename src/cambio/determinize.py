@@ -125,12 +125,17 @@ class _Table:
         "bag",
         "cards",
         "faces",
+        "fixed0",
         "ids",
+        "known0",
         "mean",
         "once",
+        "pool0",
         "proto",
         "rules",
         "shown",
+        "slots0",
+        "stock0",
         "tid",
         "tkey",
         "tpow",
@@ -161,6 +166,14 @@ class _Table:
         self.once = max(bag, default=0) <= 1  # no two cards of the deck are equal
         deck = proto.deck
         self.mean = sum(table.values[first[c]] for c in deck) / max(1, len(deck))
+        # the reading's lists at the deal (each reading from the deal copies them)
+        N, G, P = len(deck), proto._G, proto._P
+        self.slots0 = [list(range(p * G, (p + 1) * G)) + [-1] * (P - G) for p in range(players)]
+        self.stock0 = list(range(N - 1, players * G, -1))
+        self.known0 = [0] * N
+        self.known0[players * G] = (1 << players) - 1
+        self.fixed0 = [-1] * N
+        self.pool0 = [0] * N
 
 
 _TABLES: dict[tuple[int, int], _Table] = {}
@@ -427,16 +440,14 @@ class InfoSet:
         key = (id(rules), n, me, self._record, id(history[0]))
         saved = _resume(key, rules, history)
         if saved is None:
-            known = [0] * N
-            known[n * G] = ALL
             state: _ReadState = (
-                [list(range(p * G, (p + 1) * G)) + [-1] * (P - G) for p in range(n)],
+                [row[:] for row in table.slots0],
                 [n * G],
-                list(range(N - 1, n * G, -1)),
-                known,
-                [-1] * N,
+                table.stock0[:],
+                table.known0[:],
+                table.fixed0[:],
                 table.bag[:],
-                [0] * N,
+                table.pool0[:],
                 [[]],
                 [],
                 {},
@@ -1084,7 +1095,7 @@ class InfoSet:
         for v, hpw in hidden.items():
             if fixed_t[v] < 0 and (hpw.steps or hpw.skipped):
                 self._constraints[v] = hpw
-        self._prepare(bag)
+        self._prepare(bag, stock)
         self._layout_fixed: _Layout | None = None
         if len(pools) == 1:
             # one pool: every slot is a physical card, on the table, held or in the
@@ -1184,7 +1195,7 @@ class InfoSet:
         return queue
 
     # ------------------------------------------------------------------ sampling
-    def _prepare(self, bag0: list[int]) -> None:
+    def _prepare(self, bag0: list[int], stock: list[int]) -> None:
         """Work out once what every sample shares: the bags to draw from (``bag0``: the
         deck less every card of known face, as the reading kept it) and the layout."""
         table = self._table
@@ -1213,7 +1224,7 @@ class InfoSet:
                     if fixed[v] >= 0:
                         bag[fixed[v]] -= 1
                 groups.append(([v for v in group if fixed[v] < 0], bag))
-        self._draws: list[tuple[list[int], list[int], list[int], list[int]]] = []
+        self._draws: list[tuple[list[int], list[int], list[int], list[int], list[int], int]] = []
         for free, bag in groups:
             # (the reading's bag holds no more than the deck: it adds up by itself)
             if len(groups) > 1 and min(bag, default=0) < 0:
@@ -1229,12 +1240,21 @@ class InfoSet:
                 rest = list(compress(range(len(bag)), bag))
             else:
                 rest = list(chain.from_iterable(map(repeat, range(len(bag)), bag)))
-            self._draws.append((loose, tied, bag, rest))
+            # the slots of the stock close the loose ones, in one run (stock cards are
+            # never seen, and the deal numbers them last): they take the end of the
+            # shuffled cards in one slice
+            head, lo = loose, -1
+            S = len(stock)
+            if len(groups) == 1 and S and len(loose) >= S:
+                N = self._N
+                if loose[-S] == N - S and loose[-1] == N - 1:
+                    head, lo = loose[:-S], N - S
+            self._draws.append((loose, tied, bag, rest, head, lo))
 
     def _assign(self, rng: random.Random) -> list[int]:
         """A face (an index into the table's distinct cards) for every slot."""
         assign = self._fixed_t[:]
-        for loose, tied, bag, whole in self._draws:
+        for _, tied, bag, whole, head, lo in self._draws:
             rest = whole[:]
             if tied:
                 chosen = self._draw_tied(tied, bag, rng)
@@ -1242,8 +1262,10 @@ class InfoSet:
                     assign[v] = t
                     rest.remove(t)
             _shuffle(rest, rng)
-            for v, t in zip(loose, rest, strict=True):
+            for v, t in zip(head, rest, strict=False):
                 assign[v] = t
+            if lo >= 0:
+                assign[lo:] = rest[len(head) :]
         return assign
 
     def _draw_tied(self, tied: list[int], bag: list[int], rng: random.Random) -> list[int]:
