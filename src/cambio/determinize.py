@@ -43,7 +43,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from itertools import chain, compress, repeat
-from operator import is_
+from operator import is_, itemgetter
 
 from .cards import Card
 from .derived import _draws, derived
@@ -106,6 +106,12 @@ _Layout = tuple[list[list[int]], list[int], list[int], list[int], int, int]
 
 def _too_often(card: Card) -> DeterminizeError:
     return DeterminizeError(f"{card} is seen more often than the table's deck holds it")
+
+
+_Draw = tuple[list[int], list[int], list[int], list[int], int]
+"""One draw of a sample: the slots a hidden power ties, the bag of faces they come
+from, the faces the others take (shuffled), the slots taking them one by one, and
+the first slot of the run that takes the rest in one slice (-1: none)."""
 
 
 class _PlainKind(Exception):
@@ -1204,8 +1210,25 @@ class InfoSet:
         self._deck_mean = table.mean
         fixed = self._fixed_t
         groups: list[tuple[list[int], list[int]]] = []  # (the free slots, the bag)
+        N = self._N
+        S = len(stock)
+        if len(self._pools) == 1 and (not S or (stock[0] == N - 1 and stock[-1] == N - S)):
+            # the reading kept the bag: the deck less every card of known face; the
+            # stock's slots, never seen, are the deal's last ones in one run: they take
+            # the end of the shuffled cards in one slice (see _assign)
+            head = [v for v in range(N - S) if fixed[v] < 0]
+            if self._constraints:
+                tied = [v for v in head if v in self._constraints]
+                head = [v for v in head if v not in self._constraints]
+            else:
+                tied = []
+            if table.once:
+                rest = list(compress(range(len(bag0)), bag0))
+            else:
+                rest = list(chain.from_iterable(map(repeat, range(len(bag0)), bag0)))
+            self._draws: list[_Draw] = [(tied, bag0, rest, head, N - S)]
+            return
         if len(self._pools) == 1:
-            # the reading kept the bag: the deck less every card of known face
             groups.append(([v for v, t in enumerate(fixed) if t < 0], bag0))
         else:
             members: list[list[int]] = [[] for _ in self._pools]
@@ -1224,7 +1247,7 @@ class InfoSet:
                     if fixed[v] >= 0:
                         bag[fixed[v]] -= 1
                 groups.append(([v for v in group if fixed[v] < 0], bag))
-        self._draws: list[tuple[list[int], list[int], list[int], list[int], list[int], int]] = []
+        self._draws = []
         for free, bag in groups:
             # (the reading's bag holds no more than the deck: it adds up by itself)
             if len(groups) > 1 and min(bag, default=0) < 0:
@@ -1240,21 +1263,12 @@ class InfoSet:
                 rest = list(compress(range(len(bag)), bag))
             else:
                 rest = list(chain.from_iterable(map(repeat, range(len(bag)), bag)))
-            # the slots of the stock close the loose ones, in one run (stock cards are
-            # never seen, and the deal numbers them last): they take the end of the
-            # shuffled cards in one slice
-            head, lo = loose, -1
-            S = len(stock)
-            if len(groups) == 1 and S and len(loose) >= S:
-                N = self._N
-                if loose[-S] == N - S and loose[-1] == N - 1:
-                    head, lo = loose[:-S], N - S
-            self._draws.append((loose, tied, bag, rest, head, lo))
+            self._draws.append((tied, bag, rest, loose, -1))
 
     def _assign(self, rng: random.Random) -> list[int]:
         """A face (an index into the table's distinct cards) for every slot."""
         assign = self._fixed_t[:]
-        for _, tied, bag, whole, head, lo in self._draws:
+        for tied, bag, whole, head, lo in self._draws:
             rest = whole[:]
             if tied:
                 chosen = self._draw_tied(tied, bag, rng)
@@ -1265,7 +1279,7 @@ class InfoSet:
             for v, t in zip(head, rest, strict=False):
                 assign[v] = t
             if lo >= 0:
-                assign[lo:] = rest[len(head) :]
+                assign[lo:] = rest[len(head) :]  # the stock's slots
         return assign
 
     def _draw_tied(self, tied: list[int], bag: list[int], rng: random.Random) -> list[int]:
@@ -1381,16 +1395,16 @@ class InfoSet:
                     if kk == k:
                         phys[v] = spare[assign[v]].pop()
             slots, discard, stock, known, drawn, power_card = self._layout(phys)
-        deck = assign[:N] if len(assign) > N else assign
         faces = self._faces
-        cards = list(map(faces.__getitem__, assign))
+        # the deck's faces picked at C speed from each per-face table (N > 1 always)
+        pick = itemgetter(*assign[:N]) if len(assign) > N else itemgetter(*assign)
         tpl = self._tpl
         rnd = tpl._clone()
         rnd.seed = _seed(rng)
-        rnd.deck = tuple(cards[:N]) if len(cards) > N else tuple(cards)
-        rnd._value = list(map(self._tval.__getitem__, deck))
-        rnd._key = list(map(self._tkey.__getitem__, deck))
-        rnd._power = list(map(self._tpow.__getitem__, deck))
+        rnd.deck = pick(faces)
+        rnd._value = list(pick(self._tval))
+        rnd._key = list(pick(self._tkey))
+        rnd._power = list(pick(self._tpow))
         rnd._slots = slots
         rnd._discard = discard
         rnd._stock = stock
@@ -1427,9 +1441,12 @@ class InfoSet:
             rnd._penalty_of = {phys[v]: o for v, o in tpl._penalty_of.items()}
         events = list(self._history)
         make = tuple.__new__
-        get = cards.__getitem__
+        shown: tuple[Card, ...]
         for k, kind, player, positions, seen_by, note, vars_ in self._fill:
-            shown = (get(vars_[0]),) if len(vars_) == 1 else tuple(map(get, vars_))
+            if len(vars_) == 1:
+                shown = (faces[assign[vars_[0]]],)
+            else:
+                shown = tuple([faces[assign[v]] for v in vars_])
             events[k] = make(Event, (kind, player, positions, shown, seen_by, note))
         rnd._events = events
         histories: list[tuple[Event, ...]] = [()] * self.players
