@@ -750,17 +750,36 @@ class InfoSet:
             elif kind is _E_OPENING_PEEK:
                 bit = 1 << p
                 vs = []
+                ps = []
                 for o, pos in positions:
                     if not (0 <= o < n and 1 <= pos <= P) or slots[o][pos - 1] < 0:
                         raise self._fail(k, f"no card at P{o}:{pos}")
                     v = slots[o][pos - 1]
                     known[v] |= bit
                     vs.append(v)
-                opening_seen[p] = tuple([pos for _, pos in positions])
+                    ps.append(pos)
+                opening_seen[p] = tuple(ps)
                 if choices and starter < 0:
                     starter = p
                 if cards:
-                    take_cards(k, kind, tuple(vs), cards)
+                    if len(cards) != len(vs):
+                        raise self._fail(k, f"a {kind} event with {len(cards)} cards")
+                    unseen = False
+                    for v, card in zip(vs, cards, strict=True):
+                        if card is None:
+                            unseen = True
+                            continue
+                        t = ids_get(id(card), -1)
+                        if t < 0:
+                            t = face(card, k)
+                        if fixed_t[v] != t:
+                            if fixed_t[v] < 0 and v < N and bag[t]:
+                                fixed_t[v] = t
+                                bag[t] -= 1
+                            else:
+                                fix(v, t, k)
+                    if unseen:
+                        refs.append((k, kind, p, positions, seen_by, note, tuple(vs)))
             elif kind is _E_SWAP:
                 (oa, ia), (ob, ib) = positions
                 va, vb = at(positions[0], k), at(positions[1], k)
@@ -826,7 +845,14 @@ class InfoSet:
                     card = cards[0]
                     if card is not None:
                         t = ids_get(id(card), -1)
-                        fix(n * G, face(card, k) if t < 0 else t, k)
+                        if t < 0:
+                            t = face(card, k)
+                        v = n * G
+                        if fixed_t[v] < 0 and bag[t]:
+                            fixed_t[v] = t
+                            bag[t] -= 1
+                        else:
+                            fix(v, t, k)
             elif kind is _E_EXCHANGE or kind is _E_FAILED_EXCHANGE:
                 if after_drawn or hp is not None:
                     end_power()  # a power fired by the draw, declined without a word
