@@ -523,6 +523,14 @@ class InfoSet:
             owed,  # players owed a call at their next turn (snap.empty_grid_calls)
             evidence,
         ) = state
+        if start:
+            # the lists a sample lays out are shared with the InfoSets read so far
+            # (see the end of the reading): reading on changes copies of them
+            slots = [row[:] for row in slots]
+            discard = discard[:]
+            stock = stock[:]
+            known = known[:]
+            refs = refs[:]
         snap_rules = rules.snap
         call_last = cfg.call_last
         record = self._record
@@ -1098,7 +1106,7 @@ class InfoSet:
         self._drawn = drawn
         self._pools = pools[:]  # a recycled pool never changes once made
         self._pool_of = pool_of[:] if len(pools) > 1 else pool_of
-        self._fill = refs[:]
+        self._fill = refs  # (the kept reading reads on in a copy: see the resumption)
         self._history = view.history  # the viewer's history in the sample is the view's
         starter = starter if starter >= 0 else (view.to_act or 0)
         self._power: Power | None = None
@@ -1132,21 +1140,15 @@ class InfoSet:
         if len(pools) == 1:
             # one pool: every slot is a physical card, on the table, held or in the
             # stock (nobody knows a card of the stock: the reading marks none)
-            layout_slots = [row[:] for row in slots]
-            self._layout_fixed = (
-                layout_slots,
-                discard[:],
-                stock[:],
-                known[:],
-                drawn,
-                self._power_card,
-            )
+            # (the kept reading reads on in copies of these: see the resumption)
+            layout_slots = slots
+            self._layout_fixed = (slots, discard, stock, known, drawn, self._power_card)
         else:
-            # laid out per sample (recycled slots take physical cards): from copies
-            layout_slots = self._slots = [row[:] for row in slots]
-            self._discard = discard[:]
-            self._stock = stock[:]
-            self._known = known[:]
+            # laid out per sample (recycled slots take physical cards)
+            layout_slots = self._slots = slots
+            self._discard = discard
+            self._stock = stock
+            self._known = known
 
         # a round with every part of a sample that the sample's cards do not change: a
         # sample is a clone of it (Round._clone shares every attribute) given its cards
