@@ -453,7 +453,7 @@ class InfoSet:
                 table.known0[:],
                 table.fixed0[:],
                 table.bag[:],
-                table.pool0[:],
+                table.pool0,  # shared: a recycle makes a longer list
                 [[]],
                 [],
                 {},
@@ -742,7 +742,13 @@ class InfoSet:
                     peeked += 1
                     step += 1
                     if power is not None and step >= len(power.steps):
-                        end_power()
+                        # the power is over (end_power, inline: no power fired by a
+                        # draw is under way here)
+                        power, power_card, step, peeked = None, -1, 0, 0
+                        if after_drawn:
+                            phase, after_drawn = _P_DRAWN, False
+                        else:
+                            phase = _P_END_OF_TURN if call_last else _P_TURN
                 if cards:
                     card = cards[0]
                     if len(cards) != 1:
@@ -819,7 +825,13 @@ class InfoSet:
                 else:
                     step += 1
                     if power is not None and step >= len(power.steps):
-                        end_power()
+                        # the power is over (end_power, inline: no power fired by a
+                        # draw is under way here)
+                        power, power_card, step, peeked = None, -1, 0, 0
+                        if after_drawn:
+                            phase, after_drawn = _P_DRAWN, False
+                        else:
+                            phase = _P_END_OF_TURN if call_last else _P_TURN
                 if cards:
                     take_cards(k, kind, (va, vb) if seen else (), cards)
             elif kind is _E_TAKE:
@@ -973,7 +985,7 @@ class InfoSet:
                 stock = list(range(base, base + len(source)))
                 known.extend([0] * len(source))
                 fixed_t.extend([-1] * len(source))
-                pool_of.extend([len(pools) - 1] * len(source))
+                pool_of = pool_of + [len(pools) - 1] * len(source)
             elif kind is _E_END:
                 raise self._fail(k, "the round is over")
             elif type(kind) is str and kind in _KINDS:
