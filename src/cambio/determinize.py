@@ -49,7 +49,7 @@ from .cards import Card
 from .derived import _draws, derived
 from .events import Event, EventKind
 from .round import Phase, Round
-from .rules import Power, RuleSet, Step
+from .rules import Power, RuleSet, SnapRules, Step
 from .views import PlayerView
 
 __all__ = ["DeterminizeError", "InfoSet", "determinize"]
@@ -380,6 +380,47 @@ def _keep(key: _ReadKey, rules: RuleSet, history: tuple[Event, ...], state: _Rea
     _READS[key] = (rules, history, state)
 
 
+def _grids(q: int, slots: list[list[int]], known: list[int]) -> Grids:
+    """Each player's cards as ``(slot, whether q knew it)`` pairs."""
+    bit = 1 << q
+    return tuple(tuple((v, bool(known[v] & bit)) for v in row if v >= 0) for row in slots)
+
+
+def _ended(
+    hp: _HiddenPower | None,
+    hidden: dict[int, _HiddenPower],
+    drawn: int,
+    after_drawn: bool,
+    call_last: bool,
+) -> Phase:
+    """The phase after a power ends (``hp``: another's power fired by its draw)."""
+    if hp is not None:
+        hp.ended = True
+        if not hp.steps and not hp.skipped and hidden.get(drawn) is hp:
+            del hidden[drawn]  # nothing seen: it constrains nothing
+        return _P_DRAWN
+    if after_drawn:
+        return _P_DRAWN
+    # END_OF_TURN until an event says the turn ended (TURN, END, RECYCLE)
+    return _P_END_OF_TURN if call_last else _P_TURN
+
+
+def _emptied(
+    p: int, slots: list[list[int]], owed: int, caller: int, phase: Phase, snap_rules: SnapRules
+) -> int:
+    """Who is owed a call at their next turn once ``p``'s grid may have emptied."""
+    if any(c >= 0 for c in slots[p]):
+        return owed
+    if (
+        snap_rules.empty_grid == "call"
+        and caller < 0
+        and snap_rules.empty_grid_calls == "next-turn"
+        and phase is not Phase.CLOSING
+    ):
+        owed |= 1 << p
+    return owed
+
+
 class InfoSet:
     """Everything one view says about the round, read once; :meth:`sample` draws rounds.
 
@@ -536,89 +577,9 @@ class InfoSet:
         record = self._record
         call_first = record and cfg.call_first
 
-        def grids(q: int) -> Grids:
-            bit = 1 << q
-            return tuple(tuple((v, bool(known[v] & bit)) for v in row if v >= 0) for row in slots)
-
-        def at(place: tuple[int, int], k: int) -> int:
-            o, pos = place
-            if not (0 <= o < n and 1 <= pos <= P) or slots[o][pos - 1] < 0:
-                raise self._fail(k, f"no card at P{o}:{pos}")
-            return slots[o][pos - 1]
-
-        def face(card: Card, k: int) -> int:
-            # a card of another RuleSet object (an equal table) is found by equality
-            t = ids_get(id(card))
-            if t is None:
-                t = tid.get(card)
-                if t is None:
-                    raise self._fail(k, f"{card} is not in this table's deck")
-            return t
-
-        def fix(v: int, t: int, k: int) -> None:
-            had = fixed_t[v]
-            if had != t:
-                if had >= 0:
-                    raise self._fail(k, f"{faces[t]} where {faces[had]} was seen")
-                fixed_t[v] = t
-                if v < N:
-                    if not bag[t]:
-                        raise _too_often(faces[t])
-                    bag[t] -= 1
-
-        def take_cards(
-            k: int, kind: str, vars_: tuple[int, ...], cards: tuple[Card | None, ...]
-        ) -> None:
-            # the cards of an event on the slots ``vars_``: seen ones fix their slots'
-            # faces, unseen ones make the event one a sample fills in
-            if len(vars_) != len(cards):
-                raise self._fail(k, f"a {kind} event with {len(cards)} cards")
-            filled = False
-            for v, card in zip(vars_, cards, strict=False):
-                if card is None:
-                    if not filled:
-                        e = history[k]
-                        refs.append((k, e[0], e[1], e[2], e[4], e[5], vars_))
-                        filled = True
-                    continue
-                t = ids_get(id(card), -1)
-                if t < 0:
-                    t = face(card, k)
-                if fixed_t[v] != t:
-                    if fixed_t[v] < 0 and v < N and bag[t]:
-                        fixed_t[v] = t
-                        bag[t] -= 1
-                    else:
-                        fix(v, t, k)
-
-        def end_power() -> None:
-            nonlocal power, hp, power_card, step, peeked, after_drawn, phase
-            was_drawn = after_drawn
-            power, power_card, step, peeked, after_drawn = None, -1, 0, 0, False
-            if hp is not None:
-                hp.ended = True
-                if not hp.steps and not hp.skipped and hidden.get(drawn) is hp:
-                    del hidden[drawn]  # nothing seen: it constrains nothing
-                hp = None
-                phase = _P_DRAWN
-            elif was_drawn:
-                phase = _P_DRAWN
-            else:
-                # END_OF_TURN until an event says the turn ended (TURN, END, RECYCLE)
-                phase = _P_END_OF_TURN if call_last else _P_TURN
-
-        def emptied(p: int) -> None:
-            nonlocal owed
-            if any(c >= 0 for c in slots[p]):
-                return
-            if (
-                snap_rules.empty_grid == "call"
-                and caller < 0
-                and snap_rules.empty_grid_calls == "next-turn"
-                and phase is not Phase.CLOSING
-            ):
-                owed |= 1 << p
-
+        # (no nested helper functions: a variable a closure reads is slower to reach
+        # in the loop; the helpers are methods and functions given what they need)
+        face = self._face
         # the kinds in order of how often they come (a turn, a draw, a discard, ...);
         # the common ones are read inline: a call per event costs as much as its work
         for k in range(start, len(history)):
@@ -635,7 +596,7 @@ class InfoSet:
                     owed &= ~(1 << p)
             elif kind is _E_DRAW:
                 if call_first and p != me and caller < 0:
-                    evidence.append(("nocall", p, -1, -1, False, False, grids(p)))
+                    evidence.append(("nocall", p, -1, -1, False, False, _grids(p, slots, known)))
                 if not stock:
                     raise self._fail(k, "a draw from an empty stock")
                 drawn = stock.pop()
@@ -658,7 +619,9 @@ class InfoSet:
                                 fixed_t[drawn] = t
                                 bag[t] -= 1
                             else:
-                                fix(drawn, t, k)  # a recycled card's slot, or a contradiction
+                                self._fix(
+                                    fixed_t, bag, drawn, t, k
+                                )  # a recycled card's slot, or a contradiction
                 if draw_timing:
                     if t >= 0:
                         pw = tpow[t]
@@ -669,7 +632,9 @@ class InfoSet:
                         hp = hidden[drawn] = _HiddenPower(p)
             elif kind is _E_DISCARD or kind is _E_REPLACE:
                 if after_drawn or hp is not None:
-                    end_power()  # a power fired by the draw, declined without a word
+                    # a power fired by the draw, declined without a word
+                    phase = _ended(hp, hidden, drawn, after_drawn, call_last)
+                    power, hp, power_card, step, peeked, after_drawn = None, None, -1, 0, 0, False
                 if drawn < 0:
                     raise self._fail(k, f"a {kind} without a card in hand")
                 if kind is _E_REPLACE:
@@ -678,14 +643,18 @@ class InfoSet:
                         raise self._fail(k, f"no card at P{o}:{pos}")
                     old = slots[o][pos - 1]
                     if record and p != me and o == p:
-                        evidence.append(("keep", p, drawn, old, from_stock, False, grids(p)))
+                        evidence.append(
+                            ("keep", p, drawn, old, from_stock, False, _grids(p, slots, known))
+                        )
                     slots[o][pos - 1] = drawn
                     v = old
                     if penalty_of:
                         penalty_of.pop(old, None)
                 else:
                     if record and p != me and from_stock:
-                        evidence.append(("drop", p, drawn, -1, False, False, grids(p)))
+                        evidence.append(
+                            ("drop", p, drawn, -1, False, False, _grids(p, slots, known))
+                        )
                     v = drawn
                 discard.append(v)
                 known[v] = ALL
@@ -706,7 +675,9 @@ class InfoSet:
                                 fixed_t[v] = t
                                 bag[t] -= 1
                             else:
-                                fix(v, t, k)  # a recycled card's slot, or a contradiction
+                                self._fix(
+                                    fixed_t, bag, v, t, k
+                                )  # a recycled card's slot, or a contradiction
                 drawn = -1
                 phase = _P_END_OF_TURN if call_last else _P_TURN
             elif kind is _E_POWER:
@@ -728,7 +699,9 @@ class InfoSet:
                         fixed_t[power_card] = t
                         bag[t] -= 1
                     else:
-                        fix(power_card, t, k)  # a recycled card's slot, or a contradiction
+                        self._fix(
+                            fixed_t, bag, power_card, t, k
+                        )  # a recycled card's slot, or a contradiction
             elif kind is _E_PEEK:
                 o, pos = positions[0]
                 if not (0 <= o < n and 1 <= pos <= P) or slots[o][pos - 1] < 0:
@@ -760,7 +733,7 @@ class InfoSet:
                         if t < 0:
                             t = face(card, k)
                         if fixed_t[v] != t:
-                            fix(v, t, k)
+                            self._fix(fixed_t, bag, v, t, k)
             elif kind is _E_OPENING_PEEK:
                 bit = 1 << p
                 vs = []
@@ -791,12 +764,12 @@ class InfoSet:
                                 fixed_t[v] = t
                                 bag[t] -= 1
                             else:
-                                fix(v, t, k)
+                                self._fix(fixed_t, bag, v, t, k)
                     if unseen:
                         refs.append((k, kind, p, positions, seen_by, note, tuple(vs)))
             elif kind is _E_SWAP:
                 (oa, ia), (ob, ib) = positions
-                va, vb = at(positions[0], k), at(positions[1], k)
+                va, vb = self._at(slots, positions[0], k), self._at(slots, positions[1], k)
                 seen = note == "seen"
                 if record and p != me and hp is None and not seen and (oa == p) != (ob == p):
                     mine_, theirs = (va, vb) if oa == p else (vb, va)
@@ -833,10 +806,12 @@ class InfoSet:
                         else:
                             phase = _P_END_OF_TURN if call_last else _P_TURN
                 if cards:
-                    take_cards(k, kind, (va, vb) if seen else (), cards)
+                    self._take_cards(
+                        fixed_t, bag, refs, history, k, kind, (va, vb) if seen else (), cards
+                    )
             elif kind is _E_TAKE:
                 if call_first and p != me and caller < 0:
-                    evidence.append(("nocall", p, -1, -1, False, False, grids(p)))
+                    evidence.append(("nocall", p, -1, -1, False, False, _grids(p, slots, known)))
                 if not discard:
                     raise self._fail(k, "a take from an empty discard pile")
                 drawn = discard.pop()
@@ -845,19 +820,22 @@ class InfoSet:
                 phase = _P_TAKEN
                 if cards:
                     if len(cards) != 1 or cards[0] is None:
-                        take_cards(k, kind, (drawn,), cards)  # (a take is seen by all)
+                        self._take_cards(
+                            fixed_t, bag, refs, history, k, kind, (drawn,), cards
+                        )  # (a take is seen by all)
                     else:
                         t = ids_get(id(cards[0]), -1)
                         if t < 0:
                             t = face(cards[0], k)
                         if fixed_t[drawn] != t:
-                            fix(drawn, t, k)
+                            self._fix(fixed_t, bag, drawn, t, k)
             elif kind is _E_SKIP:
                 if cards:
                     raise self._fail(k, f"a {kind} event with {len(cards)} cards")
                 if hp is not None:
                     hp.skipped = True
-                end_power()
+                phase = _ended(hp, hidden, drawn, after_drawn, call_last)
+                power, hp, power_card, step, peeked, after_drawn = None, None, -1, 0, 0, False
             elif kind is _E_DEAL:
                 if cards:
                     if len(cards) != 1:
@@ -872,14 +850,16 @@ class InfoSet:
                             fixed_t[v] = t
                             bag[t] -= 1
                         else:
-                            fix(v, t, k)
+                            self._fix(fixed_t, bag, v, t, k)
             elif kind is _E_EXCHANGE or kind is _E_FAILED_EXCHANGE:
                 if after_drawn or hp is not None:
-                    end_power()  # a power fired by the draw, declined without a word
+                    # a power fired by the draw, declined without a word
+                    phase = _ended(hp, hidden, drawn, after_drawn, call_last)
+                    power, hp, power_card, step, peeked, after_drawn = None, None, -1, 0, 0, False
                 if drawn < 0:
                     raise self._fail(k, f"a {kind} without a card in hand")
                 if kind is _E_EXCHANGE:
-                    vars_ = tuple([at(pl, k) for pl in positions])
+                    vars_ = tuple([self._at(slots, pl, k) for pl in positions])
                     for (o, pos), v in zip(positions, vars_, strict=True):
                         slots[o][pos - 1] = -1
                         discard.append(v)
@@ -892,7 +872,7 @@ class InfoSet:
                 else:
                     keep = len(positions) == len(cards)
                     shown = positions[:-1] if keep else positions
-                    vars_ = (*(at(pl, k) for pl in shown), drawn)
+                    vars_ = (*(self._at(slots, pl, k) for pl in shown), drawn)
                     for v in vars_:
                         known[v] = ALL
                     if keep:
@@ -903,11 +883,11 @@ class InfoSet:
                         if snapping:
                             w_discarder, w_tried, won = p, 0, False
                 if cards:
-                    take_cards(k, kind, vars_, cards)
+                    self._take_cards(fixed_t, bag, refs, history, k, kind, vars_, cards)
                 drawn = -1
                 phase = _P_END_OF_TURN if call_last else _P_TURN
             elif kind is _E_SNAP or kind is _E_WRONG_SNAP:
-                vars_ = tuple([at(pl, k) for pl in positions])
+                vars_ = tuple([self._at(slots, pl, k) for pl in positions])
                 w_tried |= 1 << p
                 if kind is _E_SNAP:
                     for (o, pos), v in zip(positions, vars_, strict=True):
@@ -924,7 +904,7 @@ class InfoSet:
                         give_return = phase
                         phase = _P_GIVE
                     else:
-                        emptied(owner)
+                        owed = _emptied(owner, slots, owed, caller, phase, snap_rules)
                 else:
                     bits = ALL
                     if seen_by is not None:
@@ -934,7 +914,7 @@ class InfoSet:
                     for v in vars_:
                         known[v] |= bits
                 if cards:
-                    take_cards(k, kind, vars_, cards)
+                    self._take_cards(fixed_t, bag, refs, history, k, kind, vars_, cards)
             elif kind is _E_PENALTY:
                 if cards:
                     raise self._fail(k, f"a {kind} event with {len(cards)} cards")
@@ -951,12 +931,12 @@ class InfoSet:
                 if cards:
                     raise self._fail(k, f"a {kind} event with {len(cards)} cards")
                 (o1, i1), (o2, i2) = positions
-                v = at(positions[0], k)
+                v = self._at(slots, positions[0], k)
                 slots[o1][i1 - 1] = -1
                 slots[o2][i2 - 1] = v
                 phase = give_return
                 snapper, give_target = -1, -1
-                emptied(o1)
+                owed = _emptied(o1, slots, owed, caller, phase, snap_rules)
             elif kind is _E_CALL:
                 if cards:
                     raise self._fail(k, f"a {kind} event with {len(cards)} cards")
@@ -966,14 +946,14 @@ class InfoSet:
                 if cards:
                     raise self._fail(k, f"a {kind} event with {len(cards)} cards")
                 if record and p != me and call_last and caller < 0:
-                    evidence.append(("nocall", p, -1, -1, False, False, grids(p)))
+                    evidence.append(("nocall", p, -1, -1, False, False, _grids(p, slots, known)))
             elif kind is _E_RE_PEEK:
                 repeek |= 1 << p
-                vars_ = tuple([at(pl, k) for pl in positions])
+                vars_ = tuple([self._at(slots, pl, k) for pl in positions])
                 for v in vars_:
                     known[v] |= 1 << p
                 if cards:
-                    take_cards(k, kind, vars_, cards)
+                    self._take_cards(fixed_t, bag, refs, history, k, kind, vars_, cards)
             elif kind is _E_RECYCLE:
                 if cards:
                     raise self._fail(k, f"a {kind} event with {len(cards)} cards")
@@ -1219,6 +1199,64 @@ class InfoSet:
         tpl._layout_cache = {}
         tpl.to_act = tpl._who_acts()
         self._tpl = tpl
+
+    def _face(self, card: Card, k: int) -> int:
+        """The face of ``card`` (a card of another RuleSet object, an equal table, is
+        found by equality)."""
+        table = self._table
+        t = table.ids.get(id(card))
+        if t is None:
+            t = table.tid.get(card)
+            if t is None:
+                raise self._fail(k, f"{card} is not in this table's deck")
+        return t
+
+    def _at(self, slots: list[list[int]], place: tuple[int, int], k: int) -> int:
+        """The slot at ``place`` (``(owner, position)``) of the grids ``slots``."""
+        o, pos = place
+        if not (0 <= o < len(slots) and 1 <= pos <= len(slots[o])) or slots[o][pos - 1] < 0:
+            raise self._fail(k, f"no card at P{o}:{pos}")
+        return slots[o][pos - 1]
+
+    def _fix(self, fixed_t: list[int], bag: list[int], v: int, t: int, k: int) -> None:
+        """Slot ``v`` holds face ``t`` (a contradiction raises)."""
+        had = fixed_t[v]
+        if had != t:
+            faces = self._table.faces
+            if had >= 0:
+                raise self._fail(k, f"{faces[t]} where {faces[had]} was seen")
+            fixed_t[v] = t
+            if v < len(self._table.known0):  # a slot of the deal, not of a recycled stock
+                if not bag[t]:
+                    raise _too_often(faces[t])
+                bag[t] -= 1
+
+    def _take_cards(
+        self,
+        fixed_t: list[int],
+        bag: list[int],
+        refs: list[_Fill],
+        history: tuple[Event, ...],
+        k: int,
+        kind: str,
+        vars_: tuple[int, ...],
+        cards: tuple[Card | None, ...],
+    ) -> None:
+        """The cards of event ``k`` on the slots ``vars_``: seen ones fix their slots'
+        faces, unseen ones make the event one that a sample fills in."""
+        if len(vars_) != len(cards):
+            raise self._fail(k, f"a {kind} event with {len(cards)} cards")
+        filled = False
+        ids_get = self._table.ids.get
+        for v, card in zip(vars_, cards, strict=False):
+            if card is None:
+                if not filled:
+                    e = history[k]
+                    refs.append((k, e[0], e[1], e[2], e[4], e[5], vars_))
+                    filled = True
+                continue
+            t = ids_get(id(card), -1)
+            self._fix(fixed_t, bag, v, self._face(card, k) if t < 0 else t, k)
 
     def _power_of(self, card: Card, k: int) -> Power | None:
         t = self._table.ids.get(id(card))
