@@ -1353,7 +1353,17 @@ class InfoSet:
                 for v, t in zip(tied, chosen, strict=True):
                     assign[v] = t
                     rest.remove(t)
-            _shuffle(rest, rng)
+                _shuffle(rest, rng)
+            elif type(rng) is random.Random:
+                # rng.shuffle(rest), inline: the same draws (see _shuffle)
+                getrandbits = rng.getrandbits
+                for i, m, b in _draws(len(rest)):
+                    j = getrandbits(b)
+                    while j >= m:
+                        j = getrandbits(b)
+                    rest[i], rest[j] = rest[j], rest[i]
+            else:
+                rng.shuffle(rest)
             for v, t in zip(head, rest, strict=False):
                 assign[v] = t
             if lo >= 0:
