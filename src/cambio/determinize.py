@@ -137,6 +137,7 @@ class _Table:
         "mean",
         "once",
         "pool0",
+        "present0",
         "proto",
         "rules",
         "shown",
@@ -180,6 +181,7 @@ class _Table:
         self.known0[players * G] = (1 << players) - 1
         self.fixed0 = [-1] * N
         self.pool0 = [0] * N
+        self.present0 = tuple([tuple([v >= 0 for v in row]) for row in self.slots0])
 
 
 _TABLES: dict[tuple[int, int], _Table] = {}
@@ -323,6 +325,7 @@ _ReadState = tuple[
     dict[int, int],  # penalty_of
     int,  # owed
     list[Evidence],  # evidence
+    "tuple[tuple[bool, ...], ...] | None",  # present (None: to work out again)
 ]
 """Where the reading of a history stands after some of its events (see
 :meth:`InfoSet._read`): the reading's variables in one tuple, in the order it unpacks
@@ -523,6 +526,7 @@ class InfoSet:
                 {},
                 0,
                 [],
+                table.present0,
             )
             start = 0
         else:
@@ -563,6 +567,7 @@ class InfoSet:
             penalty_of,  # penalty cards lying in grid positions
             owed,  # players owed a call at their next turn (snap.empty_grid_calls)
             evidence,
+            present,  # which grid positions hold a card (None: changed, not worked out)
         ) = state
         if start:
             # the lists a sample lays out are shared with the InfoSets read so far
@@ -852,6 +857,7 @@ class InfoSet:
                         else:
                             self._fix(fixed_t, bag, v, t, k)
             elif kind is _E_EXCHANGE or kind is _E_FAILED_EXCHANGE:
+                present = None  # a card may leave or enter a grid
                 if after_drawn or hp is not None:
                     # a power fired by the draw, declined without a word
                     phase = _ended(hp, hidden, drawn, after_drawn, call_last)
@@ -887,6 +893,7 @@ class InfoSet:
                 drawn = -1
                 phase = _P_END_OF_TURN if call_last else _P_TURN
             elif kind is _E_SNAP or kind is _E_WRONG_SNAP:
+                present = None  # a card may leave or enter a grid
                 vars_ = tuple([self._at(slots, pl, k) for pl in positions])
                 w_tried |= 1 << p
                 if kind is _E_SNAP:
@@ -916,6 +923,7 @@ class InfoSet:
                 if cards:
                     self._take_cards(fixed_t, bag, refs, history, k, kind, vars_, cards)
             elif kind is _E_PENALTY:
+                present = None  # a card may leave or enter a grid
                 if cards:
                     raise self._fail(k, f"a {kind} event with {len(cards)} cards")
                 if positions:
@@ -928,6 +936,7 @@ class InfoSet:
                     if snap_rules.penalty_position == "first-empty" and pos <= G:
                         penalty_of[v] = o
             elif kind is _E_GIVE:
+                present = None  # a card may leave or enter a grid
                 if cards:
                     raise self._fail(k, f"a {kind} event with {len(cards)} cards")
                 (o1, i1), (o2, i2) = positions
@@ -973,6 +982,8 @@ class InfoSet:
             else:
                 raise self._fail(k, f"unknown event kind {kind!r}")
 
+        if present is None:
+            present = tuple([tuple([v >= 0 for v in row]) for row in slots])
         state = (
             slots,
             discard,
@@ -1009,6 +1020,7 @@ class InfoSet:
             penalty_of,
             owed,
             evidence,
+            present,
         )
         _keep(key, rules, history, state)
         # the kept reading reads on at the next view: what the sample keeps is copied
@@ -1035,7 +1047,7 @@ class InfoSet:
         for o in range(n):
             row = slots[o]
             # the quick test: the grid as the reading has it is the view's grid
-            if vpresent[o] == tuple([v >= 0 for v in row]) and vgrids[o] == tuple(
+            if vpresent[o] == present[o] and vgrids[o] == tuple(
                 [faces_or_not[fixed_t[v]] if v >= 0 and known[v] & ME else None for v in row]
             ):
                 continue
