@@ -45,6 +45,7 @@ from collections.abc import Sequence
 from itertools import chain, compress, repeat
 from operator import is_, itemgetter
 
+from .arguments import Arg, flag
 from .cards import Card
 from .derived import _draws, derived
 from .events import Event, EventKind
@@ -434,11 +435,12 @@ class InfoSet:
     hidden any more).
     """
 
-    def __init__(self, view: PlayerView, rules: RuleSet, *, evidence: bool = False) -> None:
+    def __init__(self, view: PlayerView, rules: RuleSet, *, evidence: Arg[bool] = False) -> None:
         if not isinstance(view, PlayerView):
             raise TypeError(f"expected a PlayerView, got {view!r}")
         if not isinstance(rules, RuleSet):
             raise TypeError(f"expected a RuleSet, got {rules!r}")
+        record = flag("evidence", evidence)
         if view.phase == "over":
             raise ValueError("the round is over: every card is known, nothing to sample")
         if not view.history or view.history[0].kind != _E_DEAL:
@@ -453,7 +455,7 @@ class InfoSet:
         self.proto = proto = table.proto
         if view.grid_size != proto._G:
             raise DeterminizeError(f"the view's grids hold {view.grid_size} cards, not {proto._G}")
-        self._record = evidence
+        self._record = record
         # the viewer's own history is the view's: no need to rebuild it in a sample
         self._history = view.history
         try:
@@ -1454,6 +1456,8 @@ class InfoSet:
         """A face for every slot, drawn uniformly like :meth:`sample` draws them: an
         index into :attr:`face_values` (a search may weigh it before building the round
         with :meth:`build`)."""
+        if not isinstance(rng, random.Random):
+            raise _not_random(rng)
         return self._assign(rng)
 
     @property
@@ -1473,10 +1477,22 @@ class InfoSet:
 
     def sample(self, rng: random.Random) -> Round:
         """One round drawn uniformly from those the view cannot tell apart."""
-        return self.build(self._assign(rng), rng)
+        if not isinstance(rng, random.Random):
+            raise _not_random(rng)
+        return self._build(self._assign(rng), rng)
 
-    def build(self, assign: list[int], rng: random.Random) -> Round:
+    def build(self, assign: Arg[list[int]], rng: random.Random) -> Round:
         """The round of an :meth:`assignment` (its stock's future drawn from ``rng``)."""
+        if type(assign) is not list or len(assign) != len(self._fixed_t):
+            raise TypeError(
+                f"assign must be a list of {len(self._fixed_t)} faces, as assignment() "
+                f"gives, got {assign!r}"
+            )
+        if not isinstance(rng, random.Random):
+            raise _not_random(rng)
+        return self._build(assign, rng)
+
+    def _build(self, assign: list[int], rng: random.Random) -> Round:
         N = self._N
         phys: list[int] | None = None
         if self._layout_fixed is not None:
@@ -1577,3 +1593,7 @@ def determinize(view: PlayerView, rules: RuleSet, rng: random.Random) -> Round:
     _LAST.insert(0, (view, rules, info))
     del _LAST[4:]
     return info.sample(rng)
+
+
+def _not_random(rng: object) -> TypeError:
+    return TypeError(f"rng must be a random.Random, got {rng!r}")
