@@ -20,6 +20,7 @@ Two halves:
 from __future__ import annotations
 
 import ast
+import random
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -31,6 +32,7 @@ from cambio.arguments import flag, items, number, optional_whole, text, whole
 from cambio.bots import RandomBot, play_round
 from cambio.cards import build_deck, card_to_json
 from cambio.derived import shuffled_range
+from cambio.determinize import InfoSet, determinize
 from cambio.errors import IllegalActionError, PositionError
 from cambio.scoring import placements, score_hands, score_round, team_of, teams_of
 from cambio.simulate import simulate, wilson_interval
@@ -477,7 +479,67 @@ CASES: list[tuple[str, Callable[[], object], type[Exception], str]] = [
         TypeError,
         "z must be a number, got 'x'",
     ),
+    # determinize
+    (
+        "determinize(view=5)",
+        lambda: determinize(5, R, random.Random(1)),
+        TypeError,
+        "expected a PlayerView, got 5",
+    ),
+    (
+        "determinize(rules='practice')",
+        lambda: determinize(_duel().view(0), "practice", random.Random(1)),
+        TypeError,
+        "expected a RuleSet, got 'practice'",
+    ),
+    (
+        "determinize(rng=1)",
+        lambda: determinize(_duel().view(0), R, 1),
+        TypeError,
+        "rng must be a random.Random, got 1",
+    ),
+    (
+        "InfoSet(view=None)",
+        lambda: InfoSet(None, R),
+        TypeError,
+        "expected a PlayerView, got None",
+    ),
+    (
+        "InfoSet(evidence=1)",
+        lambda: InfoSet(_duel().view(0), R, evidence=1),
+        TypeError,
+        "evidence must be True or False, got 1",
+    ),
+    (
+        "InfoSet.sample(rng='x')",
+        lambda: InfoSet(_duel().view(0), R).sample("x"),
+        TypeError,
+        "rng must be a random.Random, got 'x'",
+    ),
+    (
+        "InfoSet.assignment(rng=None)",
+        lambda: InfoSet(_duel().view(0), R).assignment(None),
+        TypeError,
+        "rng must be a random.Random, got None",
+    ),
+    (
+        "InfoSet.build(assign=(1, 2))",
+        lambda: InfoSet(_duel().view(0), R).build((1, 2), random.Random(1)),
+        TypeError,
+        "assign must be a list of 52 faces, as assignment() gives, got (1, 2)",
+    ),
+    (
+        "InfoSet.build(rng=2.5)",
+        lambda: _build_with(2.5),
+        TypeError,
+        "rng must be a random.Random, got 2.5",
+    ),
 ]
+
+
+def _build_with(rng: object) -> object:
+    info = InfoSet(_duel().view(0), R)
+    return info.build(info.assignment(random.Random(1)), rng)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(
