@@ -435,7 +435,9 @@ class InfoSet:
     hidden any more).
     """
 
-    def __init__(self, view: PlayerView, rules: RuleSet, *, evidence: Arg[bool] = False) -> None:
+    def __init__(
+        self, view: Arg[PlayerView], rules: Arg[RuleSet], *, evidence: Arg[bool] = False
+    ) -> None:
         if not isinstance(view, PlayerView):
             raise TypeError(f"expected a PlayerView, got {view!r}")
         if not isinstance(rules, RuleSet):
@@ -1452,7 +1454,7 @@ class InfoSet:
             phys[pc] if pc >= 0 else -1,
         )
 
-    def assignment(self, rng: random.Random) -> list[int]:
+    def assignment(self, rng: Arg[random.Random]) -> list[int]:
         """A face for every slot, drawn uniformly like :meth:`sample` draws them: an
         index into :attr:`face_values` (a search may weigh it before building the round
         with :meth:`build`)."""
@@ -1475,13 +1477,13 @@ class InfoSet:
         """The mean value of the table's deck."""
         return self._deck_mean
 
-    def sample(self, rng: random.Random) -> Round:
+    def sample(self, rng: Arg[random.Random]) -> Round:
         """One round drawn uniformly from those the view cannot tell apart."""
         if not isinstance(rng, random.Random):
             raise _not_random(rng)
         return self._build(self._assign(rng), rng)
 
-    def build(self, assign: Arg[list[int]], rng: random.Random) -> Round:
+    def build(self, assign: Arg[list[int]], rng: Arg[random.Random]) -> Round:
         """The round of an :meth:`assignment` (its stock's future drawn from ``rng``)."""
         if type(assign) is not list or len(assign) != len(self._fixed_t):
             raise TypeError(
@@ -1575,7 +1577,7 @@ class InfoSet:
 _LAST: list[tuple[PlayerView, RuleSet, InfoSet]] = []
 
 
-def determinize(view: PlayerView, rules: RuleSet, rng: random.Random) -> Round:
+def determinize(view: Arg[PlayerView], rules: Arg[RuleSet], rng: Arg[random.Random]) -> Round:
     """A round drawn at random among those ``view.player`` cannot tell from the real one.
 
     See the module documentation for what is kept and what is drawn. Reading a view
@@ -1590,7 +1592,7 @@ def determinize(view: PlayerView, rules: RuleSet, rng: random.Random) -> Round:
         if kept_view is view and kept_rules is rules:
             return info.sample(rng)
     info = InfoSet(view, rules)
-    _LAST.insert(0, (view, rules, info))
+    _LAST.insert(0, (info.view, info.rules, info))
     del _LAST[4:]
     return info.sample(rng)
 
