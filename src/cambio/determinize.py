@@ -494,86 +494,78 @@ class InfoSet:
         key = (id(rules), n, me, self._record, id(history[0]))
         saved = _resume(key, rules, history)
         if saved is None:
-            state: _ReadState = (
-                [row[:] for row in table.slots0],
-                [n * G],
-                table.stock0[:],
-                table.known0[:],
-                table.fixed0[:],
-                table.bag[:],
-                table.pool0,  # shared: a recycle makes a longer list
-                [[]],
-                [],
-                {},
-                -1,
-                False,
-                Phase.OPENING if choices else _P_TURN,
-                -1,
-                None,
-                None,
-                -1,
-                0,
-                0,
-                False,
-                -1,
-                [],
-                -1,
-                0,
-                -1,
-                -1,
-                _P_TURN,
-                0,
-                [()] * n,
-                -1,
-                0,
-                False,
-                {},
-                0,
-                [],
-                table.present0,
-            )
+            # a reading from the deal (its variables as the state tuple lists them)
+            slots = [row[:] for row in table.slots0]
+            discard = [n * G]
+            stock = table.stock0[:]
+            known = table.known0[:]
+            fixed_t = table.fixed0[:]  # each slot's face (an index into the faces), or -1
+            bag = table.bag[:]  # how many of each face the slots of unknown face hold
+            pool_of = table.pool0  # shared: a recycle makes a longer list
+            pools: list[list[int]] = [[]]  # pools[k]: the slots recycled into stock k
+            refs: list[_Fill] = []  # events with a card the viewer did not see
+            hidden: dict[int, _HiddenPower] = {}
+            drawn, from_stock = -1, False
+            phase: Phase = Phase.OPENING if choices else _P_TURN
+            current = -1
+            power: Power | None = None
+            hp: _HiddenPower | None = None
+            power_card, step, peeked, after_drawn = -1, 0, 0, False
+            caller = -1
+            final: list[int] = []
+            w_discarder, w_tried = -1, 0
+            snapper, give_target = -1, -1
+            give_return: Phase = _P_TURN
+            repeek = 0
+            opening_seen: list[tuple[int, ...]] = [()] * n
+            starter, recycles = -1, 0
+            won = False  # the open window's discard was snapped already (snap.too_late)
+            penalty_of: dict[int, int] = {}  # penalty cards lying in grid positions
+            owed = 0  # players owed a call at their next turn (snap.empty_grid_calls)
+            evidence: list[Evidence] = []
+            # which grid positions hold a card (None: changed, to work out again)
+            present: tuple[tuple[bool, ...], ...] | None = table.present0
             start = 0
         else:
             state, start = saved
-        (
-            slots,
-            discard,
-            stock,
-            known,
-            fixed_t,  # each slot's face (an index into the table's faces), or -1
-            bag,  # how many of each face the deck holds in slots of unknown face (stock 0)
-            pool_of,
-            pools,  # pools[k]: the slots recycled into stock k (k >= 1)
-            refs,  # events with a card the viewer did not see
-            hidden,
-            drawn,
-            from_stock,
-            phase,
-            current,
-            power,
-            hp,
-            power_card,
-            step,
-            peeked,
-            after_drawn,
-            caller,
-            final,
-            w_discarder,
-            w_tried,
-            snapper,
-            give_target,
-            give_return,
-            repeek,
-            opening_seen,
-            starter,
-            recycles,
-            won,  # the open window's discard was snapped already (snap.too_late)
-            penalty_of,  # penalty cards lying in grid positions
-            owed,  # players owed a call at their next turn (snap.empty_grid_calls)
-            evidence,
-            present,  # which grid positions hold a card (None: changed, not worked out)
-        ) = state
-        if start:
+            (
+                slots,
+                discard,
+                stock,
+                known,
+                fixed_t,  # each slot's face (an index into the table's faces), or -1
+                bag,  # how many of each face the deck holds in slots of unknown face (stock 0)
+                pool_of,
+                pools,  # pools[k]: the slots recycled into stock k (k >= 1)
+                refs,  # events with a card the viewer did not see
+                hidden,
+                drawn,
+                from_stock,
+                phase,
+                current,
+                power,
+                hp,
+                power_card,
+                step,
+                peeked,
+                after_drawn,
+                caller,
+                final,
+                w_discarder,
+                w_tried,
+                snapper,
+                give_target,
+                give_return,
+                repeek,
+                opening_seen,
+                starter,
+                recycles,
+                won,  # the open window's discard was snapped already (snap.too_late)
+                penalty_of,  # penalty cards lying in grid positions
+                owed,  # players owed a call at their next turn (snap.empty_grid_calls)
+                evidence,
+                present,  # which grid positions hold a card (None: changed, not worked out)
+            ) = state
             # the lists a sample lays out are shared with the InfoSets read so far
             # (see the end of the reading): reading on changes copies of them
             slots = [row[:] for row in slots]
