@@ -185,7 +185,16 @@ _IN_TURN: Final[tuple[bool, ...]] = tuple(ph in _TURN_PHASES for ph in Phase)
 
 _new_event: Final = tuple.__new__  # builds an Event without its keyword-default wrapper
 
-_GLOBAL_KEY: Final = 1 << 20  # layout cache keys: p (local snap ids), ~p (replace ids), this + p
+# layout cache keys: p (local snap ids), ~p (replace ids), _GLOBAL_KEY + p (global snap
+# ids), _DRAWN_KEY + p (the discard and replace ids of a drawn card)
+_GLOBAL_KEY: Final = 1 << 20
+_DRAWN_KEY: Final = 2 << 20
+
+# the start of a turn: a bit for each action the turn holder may take (see _legal)
+_DRAW_OK: Final = 1
+_TAKE_OK: Final = 2
+_CALL_OK: Final = 4
+_REPEEK_OK: Final = 8
 
 _PHASE_NAMES: Final[tuple[str, ...]] = tuple(ph.name.lower() for ph in Phase)
 """Each phase's name as views show it, by phase number."""
@@ -195,6 +204,33 @@ _PHASE_NAMES: Final[tuple[str, ...]] = tuple(ph.name.lower() for ph in Phase)
 def _singletons(n: int) -> tuple[frozenset[int], ...]:
     """``frozenset({p})`` for each seat: the ``seen_by`` of a private event, shared."""
     return tuple(frozenset({p}) for p in range(n))
+
+
+_START_BITS: Final = (
+    (_DRAW, _DRAW_OK),
+    (_TAKE, _TAKE_OK),
+    (_CALL, _CALL_OK),
+    (_REPEEK, _REPEEK_OK),
+)
+
+
+@functools.lru_cache(maxsize=64)
+def _start_id_table(n: int, per: int) -> tuple[tuple[int, ...], ...]:
+    """The start-of-turn ids of seat ``p`` for each combination ``can`` of the bits
+    _DRAW_OK, _TAKE_OK, _CALL_OK, _REPEEK_OK, at index ``p << 4 | can``, ascending."""
+    table = []
+    for p in range(n):
+        for can in range(16):
+            ids = [p * per + a for a, bit in _START_BITS if can & bit]
+            table.append(tuple(ids))
+    return tuple(table)
+
+
+@functools.lru_cache(maxsize=64)
+def _place_tuples(n: int, positions: int) -> tuple[tuple[tuple[tuple[int, int]], ...], ...]:
+    """``((owner, i + 1),)`` for each owner and index: the ``positions`` of an event
+    that names one place, shared (commonest in a replace)."""
+    return tuple(tuple(((o, i + 1),) for i in range(positions)) for o in range(n))
 
 
 @functools.lru_cache(maxsize=64)
@@ -262,6 +298,8 @@ class Round:
         "_power",
         "_only",
         "_turn_event",
+        "_places",
+        "_start_ids",
         "_per",
         "_o_replace",
         "_size",
@@ -512,6 +550,8 @@ class Round:
         self._layout_cache = self.space.deal_cache(self._G, self._snap_any)
         self._only = _singletons(n)
         self._turn_event = _turn_events(n)
+        self._places = _place_tuples(n, self._P)
+        self._start_ids = _start_id_table(n, self.space.per_player)
         self._per = self.space.per_player
         self._o_replace = self.space.o_replace
         self._size = self.space.size
@@ -860,24 +900,34 @@ class Round:
                 # the start of a turn: draw while the stock lasts; take the discard
                 # (turn.take_discard) into a grid that has a card to give for it; call
                 # (call.timing "before-draw", from call.earliest turns on); look at the
-                # opening positions again, once a round (opening.re_peek)
-                ids = [base + _DRAW] if self._stock else []
+                # opening positions again, once a round (opening.re_peek). Which of the
+                # four make a bit each; the ids of each combination are made once
+                # (_start_id_table), so no id is computed here
+                can = _DRAW_OK if self._stock else 0
                 if self._take_ok and self._discard and self._slots[p].count(-1) < self._P:
-                    ids.append(base + _TAKE)
+                    can |= _TAKE_OK
                 if (
                     self._call_first
                     and self._caller < 0
                     and (not self._earliest or min(self._turns) >= self._earliest)
                 ):
-                    ids.append(base + _CALL)
+                    can |= _CALL_OK
                 if self._re_peek_ok and not self._repeek_used >> p & 1 and self._opening_seen[p]:
-                    ids.append(base + _REPEEK)
+                    can |= _REPEEK_OK
+                ids = list(self._start_ids[p << 4 | can])
             else:
                 # a card drawn or taken to place: discard it (a drawn card only), put it
                 # in a filled position, or exchange equal cards for it (turn.exchange_equal)
-                ids = [base + _DISCARD] if phase is _DRAWN else []
                 replace = self._layout_cache.get(~p)
-                ids.extend(self._replace_ids(p) if replace is None else replace)
+                if replace is None:
+                    replace = self._replace_ids(p)
+                if phase is _DRAWN:
+                    placed = self._layout_cache.get(_DRAWN_KEY + p)
+                    if placed is None:  # the discard, then the replaces (cached like them)
+                        placed = self._layout_cache[_DRAWN_KEY + p] = (base + _DISCARD, *replace)
+                    ids = list(placed)
+                else:
+                    ids = list(replace)
                 if self._exchange_ok:
                     o = base + self.space.o_exchange
                     ids.extend([o + m for m in self._exchange_masks(p)])
@@ -1368,7 +1418,7 @@ class Round:
         self._discard.append(old)
         self._known[old] = self._ALL
         self._events.append(
-            _new_event(Event, (_EV_REPLACE, p, ((p, i + 1),), (self.deck[old],), None, ""))
+            _new_event(Event, (_EV_REPLACE, p, self._places[p][i], (self.deck[old],), None, ""))
         )
         if self._snapping:
             self._open_window(p)
@@ -1499,7 +1549,9 @@ class Round:
         self._known[c] |= 1 << p
         self._peeked.append(g)
         self._events.append(
-            _new_event(Event, (_EV_PEEK, p, ((owner, i + 1),), (self.deck[c],), self._only[p], ""))
+            _new_event(
+                Event, (_EV_PEEK, p, self._places[owner][i], (self.deck[c],), self._only[p], "")
+            )
         )
         self._advance_power()
 
@@ -1631,7 +1683,9 @@ class Round:
             row[j] = c
             self._layout_changed()
             self._known[c] = 0
-            self._events.append(_new_event(Event, (_EV_PENALTY, p, ((p, j + 1),), (), None, "")))
+            self._events.append(
+                _new_event(Event, (_EV_PENALTY, p, self._places[p][j], (), None, ""))
+            )
         self._check_stock()
 
     def _check_stock(self) -> None:
@@ -1938,6 +1992,8 @@ class Round:
         new._power = self._power
         new._only = self._only
         new._turn_event = self._turn_event
+        new._places = self._places
+        new._start_ids = self._start_ids
         new._per = self._per
         new._o_replace = self._o_replace
         new._size = self._size
