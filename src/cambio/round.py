@@ -184,6 +184,9 @@ _TURN_PHASES: Final = frozenset(
 _IN_TURN: Final[tuple[bool, ...]] = tuple(ph in _TURN_PHASES for ph in Phase)
 
 _new_event: Final = tuple.__new__  # builds an Event without its keyword-default wrapper
+# the class as a constant: compiled, a Final name is a static, where an imported name
+# is looked up in the module's dict at every use
+_EVENT: Final = Event
 
 # layout cache keys: p (local snap ids), ~p (replace ids), _GLOBAL_KEY + p (global snap
 # ids), _DRAWN_KEY + p (the discard and replace ids of a drawn card)
@@ -236,7 +239,7 @@ def _place_tuples(n: int, positions: int) -> tuple[tuple[tuple[tuple[int, int]],
 @functools.lru_cache(maxsize=64)
 def _turn_events(n: int) -> tuple[Event, ...]:
     """The ``turn`` event of each seat: immutable and always the same, so shared."""
-    return tuple(_new_event(Event, (_EV_TURN, p, (), (), None, "")) for p in range(n))
+    return tuple(_new_event(_EVENT, (_EV_TURN, p, (), (), None, "")) for p in range(n))
 
 
 # the "rules" of a blank Round, made only by Round._from_fields: Round has no __dict__
@@ -557,7 +560,7 @@ class Round:
         self._size = self.space.size
 
         self._events.append(
-            _new_event(Event, (_EV_DEAL, -1, (), (order[n * G],), None, f"{n} players"))
+            _new_event(_EVENT, (_EV_DEAL, -1, (), (order[n * G],), None, f"{n} players"))
         )
         self._start()
         self.to_act = self._who_acts()
@@ -609,7 +612,7 @@ class Round:
         self._opening_seen[p] = positions
         places = tuple([(p, pos) for pos in positions])
         self._events.append(
-            _new_event(Event, (_EV_OPENING_PEEK, p, places, tuple(cards), self._only[p], ""))
+            _new_event(_EVENT, (_EV_OPENING_PEEK, p, places, tuple(cards), self._only[p], ""))
         )
 
     def _begin_turn(self, p: int) -> None:
@@ -624,7 +627,7 @@ class Round:
                 if self._caller_locked:  # only a locked grid changes what may be snapped
                     self._layout_changed()
                 self._final = self._final_queue(p)
-                self._events.append(_new_event(Event, (_EV_CALL, p, (), (), None, "empty grid")))
+                self._events.append(_new_event(_EVENT, (_EV_CALL, p, (), (), None, "empty grid")))
                 self._end_turn()
                 return
         if not self._stock:
@@ -1343,7 +1346,7 @@ class Round:
 
     # ------------------------------------------------------------------ transitions
     def _pass(self, p: int) -> None:
-        self._events.append(_new_event(Event, (_EV_PASS, p, (), (), None, "")))
+        self._events.append(_new_event(_EVENT, (_EV_PASS, p, (), (), None, "")))
         if self._phase is _CLOSING:
             self._window_tried |= 1 << p
         else:
@@ -1351,7 +1354,7 @@ class Round:
 
     def _skip(self, p: int) -> None:
         if not self._power_unannounced():
-            self._events.append(_new_event(Event, (_EV_SKIP, p, (), (), None, "")))
+            self._events.append(_new_event(_EVENT, (_EV_SKIP, p, (), (), None, "")))
         self._end_power()
 
     def _choose_opening(self, p: int, positions: tuple[int, ...]) -> None:
@@ -1374,7 +1377,7 @@ class Round:
                 positions.append((p, pos))
                 cards.append(self.deck[c])
         self._events.append(
-            _new_event(Event, (_EV_RE_PEEK, p, tuple(positions), tuple(cards), self._only[p], ""))
+            _new_event(_EVENT, (_EV_RE_PEEK, p, tuple(positions), tuple(cards), self._only[p], ""))
         )
 
     def _draw(self, p: int) -> None:
@@ -1383,7 +1386,7 @@ class Round:
         self._from_stock = True
         self._known[c] = 1 << p
         self._events.append(
-            _new_event(Event, (_EV_DRAW, p, (), (self.deck[c],), self._only[p], ""))
+            _new_event(_EVENT, (_EV_DRAW, p, (), (self.deck[c],), self._only[p], ""))
         )
         power = self._power[c]
         if power is not None and self._draw_timing:
@@ -1398,7 +1401,7 @@ class Round:
         self._known[c] = self._ALL
         self._window_open = False
         self._window_won = False
-        self._events.append(_new_event(Event, (_EV_TAKE, p, (), (self.deck[c],), None, "")))
+        self._events.append(_new_event(_EVENT, (_EV_TAKE, p, (), (self.deck[c],), None, "")))
         self._phase = _TAKEN
 
     def _open_window(self, p: int) -> None:
@@ -1418,7 +1421,7 @@ class Round:
         self._discard.append(old)
         self._known[old] = self._ALL
         self._events.append(
-            _new_event(Event, (_EV_REPLACE, p, self._places[p][i], (self.deck[old],), None, ""))
+            _new_event(_EVENT, (_EV_REPLACE, p, self._places[p][i], (self.deck[old],), None, ""))
         )
         if self._snapping:
             self._open_window(p)
@@ -1439,7 +1442,7 @@ class Round:
         self._drawn = -1
         self._discard.append(c)
         self._known[c] = self._ALL
-        self._events.append(_new_event(Event, (_EV_DISCARD, p, (), (self.deck[c],), None, "")))
+        self._events.append(_new_event(_EVENT, (_EV_DISCARD, p, (), (self.deck[c],), None, "")))
         self._open_window(p)
         power = self._power[c]
         if power is not None and not self._draw_timing and self._from_stock:
@@ -1465,7 +1468,7 @@ class Round:
                 self._discard.append(c)
                 self._known[c] = self._ALL
             row[indices[0]] = drawn
-            self._events.append(_new_event(Event, (_EV_EXCHANGE, p, positions, cards, None, "")))
+            self._events.append(_new_event(_EVENT, (_EV_EXCHANGE, p, positions, cards, None, "")))
             self._open_window(p)
         else:
             for i in indices:
@@ -1487,7 +1490,7 @@ class Round:
                 self._discard.append(drawn)
                 self._emit(
                     _new_event(
-                        Event,
+                        _EVENT,
                         (
                             _EV_FAILED_EXCHANGE,
                             p,
@@ -1510,7 +1513,7 @@ class Round:
         self._after_power_drawn = after_drawn
         if not self._power_unannounced():
             self._events.append(
-                _new_event(Event, (_EV_POWER, p, (), (self.deck[card],), None, power.name))
+                _new_event(_EVENT, (_EV_POWER, p, (), (self.deck[card],), None, power.name))
             )
         self._phase = _POWER
 
@@ -1550,7 +1553,7 @@ class Round:
         self._peeked.append(g)
         self._events.append(
             _new_event(
-                Event, (_EV_PEEK, p, self._places[owner][i], (self.deck[c],), self._only[p], "")
+                _EVENT, (_EV_PEEK, p, self._places[owner][i], (self.deck[c],), self._only[p], "")
             )
         )
         self._advance_power()
@@ -1597,7 +1600,7 @@ class Round:
             )
         else:
             self._events.append(
-                _new_event(Event, (_EV_SWAP, p, ((oa, ia + 1), (ob, ib + 1)), (), None, ""))
+                _new_event(_EVENT, (_EV_SWAP, p, ((oa, ia + 1), (ob, ib + 1)), (), None, ""))
             )
         self._advance_power()
 
@@ -1623,7 +1626,7 @@ class Round:
                     self._window_won = True
                 else:
                     self._window_open = False
-            self._events.append(_new_event(Event, (_EV_SNAP, p, positions, shown, None, "")))
+            self._events.append(_new_event(_EVENT, (_EV_SNAP, p, positions, shown, None, "")))
             owner = slots[0] // P
             if owner != p and any(c >= 0 for c in self._slots[p]):
                 self._snapper = p
@@ -1659,7 +1662,7 @@ class Round:
         for c in cards:
             self._known[c] |= bits
         note = "too late" if self._window_won else ""
-        self._events.append(_new_event(Event, (_EV_WRONG_SNAP, p, positions, shown, who, note)))
+        self._events.append(_new_event(_EVENT, (_EV_WRONG_SNAP, p, positions, shown, who, note)))
         self._penalise(p, snap.penalty_cards)
 
     def _penalise(self, p: int, count: int) -> None:
@@ -1669,7 +1672,7 @@ class Round:
                 self._recycle()
             if not self._stock:
                 self._events.append(
-                    _new_event(Event, (_EV_PENALTY, p, (), (), None, "the stock is empty"))
+                    _new_event(_EVENT, (_EV_PENALTY, p, (), (), None, "the stock is empty"))
                 )
                 break
             c = self._stock.pop()
@@ -1684,7 +1687,7 @@ class Round:
             self._layout_changed()
             self._known[c] = 0
             self._events.append(
-                _new_event(Event, (_EV_PENALTY, p, self._places[p][j], (), None, ""))
+                _new_event(_EVENT, (_EV_PENALTY, p, self._places[p][j], (), None, ""))
             )
         self._check_stock()
 
@@ -1707,7 +1710,7 @@ class Round:
         self._layout_changed()
         self._penalty_of.pop(c, None)
         self._events.append(
-            _new_event(Event, (_EV_GIVE, p, ((p, i + 1), (owner, ti + 1)), (), None, ""))
+            _new_event(_EVENT, (_EV_GIVE, p, ((p, i + 1), (owner, ti + 1)), (), None, ""))
         )
         self._phase = self._give_return
         self._snapper = -1
@@ -1735,7 +1738,7 @@ class Round:
             if self._caller_locked:  # only a locked grid changes what may be snapped
                 self._layout_changed()
             self._final = self._final_queue(p)
-            self._events.append(_new_event(Event, (_EV_CALL, p, (), (), None, "empty grid")))
+            self._events.append(_new_event(_EVENT, (_EV_CALL, p, (), (), None, "empty grid")))
 
     def _final_queue(self, caller: int) -> list[int]:
         """The final turns after a call by ``caller`` during the current player's turn.
@@ -1762,7 +1765,7 @@ class Round:
         if self._caller_locked:  # only a locked grid changes what may be snapped
             self._layout_changed()
         self._final = self._final_queue(p)
-        self._events.append(_new_event(Event, (_EV_CALL, p, (), (), None, "")))
+        self._events.append(_new_event(_EVENT, (_EV_CALL, p, (), (), None, "")))
         self._end_turn()
 
     def _main_action_done(self, p: int) -> None:
@@ -1836,7 +1839,7 @@ class Round:
         for c in cards:
             self._known[c] = 0
         self._events.append(
-            _new_event(Event, (_EV_RECYCLE, -1, (), (), None, f"{len(cards)} cards"))
+            _new_event(_EVENT, (_EV_RECYCLE, -1, (), (), None, f"{len(cards)} cards"))
         )
 
     def _end(self, reason: str, *, empty_winner: int | None = None) -> None:
@@ -1868,7 +1871,7 @@ class Round:
             empty_winner=empty_winner,
             values=values,
         )
-        self._events.append(_new_event(Event, (_EV_END, -1, (), (), None, reason)))
+        self._events.append(_new_event(_EVENT, (_EV_END, -1, (), (), None, reason)))
 
     # ------------------------------------------------------------------ views
     def view(self, player: SupportsIndex) -> PlayerView:
