@@ -626,10 +626,8 @@ class InfoSet:
                             if fixed_t[drawn] < 0 and drawn < N and bag[t]:
                                 fixed_t[drawn] = t
                                 bag[t] -= 1
-                            else:
-                                self._fix(
-                                    fixed_t, bag, drawn, t, k
-                                )  # a recycled card's slot, or a contradiction
+                            else:  # a recycled card's slot, or a contradiction
+                                self._fix(fixed_t, bag, drawn, t, k)
                 if draw_timing:
                     if t >= 0:
                         pw = tpow[t]
@@ -682,10 +680,8 @@ class InfoSet:
                             if fixed_t[v] < 0 and v < N and bag[t]:
                                 fixed_t[v] = t
                                 bag[t] -= 1
-                            else:
-                                self._fix(
-                                    fixed_t, bag, v, t, k
-                                )  # a recycled card's slot, or a contradiction
+                            else:  # a recycled card's slot, or a contradiction
+                                self._fix(fixed_t, bag, v, t, k)
                 drawn = -1
                 phase = main_done
             elif kind is E_POWER:
@@ -706,10 +702,8 @@ class InfoSet:
                     if fixed_t[power_card] < 0 and power_card < N and bag[t]:
                         fixed_t[power_card] = t
                         bag[t] -= 1
-                    else:
-                        self._fix(
-                            fixed_t, bag, power_card, t, k
-                        )  # a recycled card's slot, or a contradiction
+                    else:  # a recycled card's slot, or a contradiction
+                        self._fix(fixed_t, bag, power_card, t, k)
             elif kind is E_PEEK:
                 o, pos = positions[0]
                 if not (0 <= o < n and 1 <= pos <= P) or slots[o][pos - 1] < 0:
@@ -1114,7 +1108,6 @@ class InfoSet:
         self._pools = pools[:]  # a recycled pool never changes once made
         self._pool_of = pool_of[:] if len(pools) > 1 else pool_of
         self._fill = refs  # (the kept reading reads on in a copy: see the resumption)
-        self._history = view.history  # the viewer's history in the sample is the view's
         starter = starter if starter >= 0 else (view.to_act or 0)
         self._power: Power | None = None
         self._power_card = -1
@@ -1272,14 +1265,6 @@ class InfoSet:
                 continue
             t = ids_get(id(card), -1)
             self._fix(fixed_t, bag, v, self._face(card, k) if t < 0 else t, k)
-
-    def _power_of(self, card: Card, k: int) -> Power | None:
-        t = self._table.ids.get(id(card))
-        if t is None:
-            t = self._table.tid.get(card)
-            if t is None:
-                raise self._fail(k, f"{card} is not in this table's deck")
-        return self._table.tpow[t]
 
     def _final_queue(self, rules: RuleSet, caller: int, current: int) -> list[int]:
         """The final turns after a call, as :class:`~cambio.round.Round` plans them."""
