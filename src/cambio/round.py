@@ -1827,10 +1827,14 @@ class Round:
         known = self._known
         deck = self.deck
         slots = self._slots
+        events = self._events
         cache = self._grid_cache
-        if not cache.serves(self._events, slots, known, deck):
-            cache = self._grid_cache = GridCache(self._events, slots, known, deck, self.players)
+        if not cache.serves(events, slots, known, deck):
+            cache = self._grid_cache = GridCache(events, slots, known, deck, self.players)
         grids = cache.grids_of(seat, self._result is not None)
+        history = self._histories[seat]
+        if len(history) < len(events):  # what self._history does
+            history = self._histories[seat] = cache.history(seat, history)
         if slots != self._present_of:
             # which positions hold a card, rebuilt only when the grids changed: views
             # of an unchanged table share the same tuple
@@ -1874,7 +1878,7 @@ class Round:
             phase,
             self._current,
             self.to_act,
-            self.caller,
+            None if self._caller < 0 else self._caller,  # self.caller
             grids,
             self._present,
             self._discard_cards,
@@ -1888,7 +1892,7 @@ class Round:
             self._opening_seen[seat],
             bool(self._repeek_used & bit),
             tuple(self._turns),
-            self._history(seat, cache),
+            history,
             self._result,
         )
 

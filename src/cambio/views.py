@@ -18,6 +18,7 @@ that each player's incremental view equals one built from scratch.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from typing import SupportsIndex
 
 import attrs
@@ -151,6 +152,12 @@ class GridCache:
     other rows, and the whole tuple when nothing changed, are shared with the last
     view. ``tests/test_caches.py`` compares these grids with grids built from scratch
     after every action of random rounds on every bundled and on generated tables.
+
+    Each logged event is read once for every player (:meth:`_scan`): the owners it
+    names (kept as the index of the last event naming each owner) and whether only some
+    players saw its cards (kept as a list of those events' indices). A player's view
+    then asks which owners were named since its last view, and which of the events
+    since then it must see without their cards, without reading the others again.
     """
 
     def __init__(
@@ -171,6 +178,12 @@ class GridCache:
         # event index -> the event as a player who did not see its cards sees it (the
         # same for every such player, so made once)
         self.hidden: dict[int, Event] = {}
+        # how many events _scan has read; per owner, the index of the last of them
+        # that names one of the owner's positions (-1: none); the indices of those
+        # whose cards only some players saw (ascending)
+        self.scanned = 0
+        self.named: list[int] = [-1] * players
+        self.private: list[int] = []
 
     def __reduce__(self) -> tuple[object, ...]:
         # pickle and deepcopy (a compiled class has no __dict__ to copy): the memo keeps
@@ -199,13 +212,35 @@ class GridCache:
             and self.deck is deck
         )
 
+    def _scan(self) -> None:
+        """Read the events logged since the last scan: which owners each names, and
+        which of them only some players saw (each event is read once, not per player)."""
+        events = self.events
+        m = len(events)
+        j = self.scanned
+        named = self.named
+        if j > m or len(named) != len(self.slots):
+            # a log that shrank (nothing the engine does) or a grid count that changed:
+            # read it all again
+            j = 0
+            named = self.named = [-1] * len(self.slots)
+            self.private = []
+        private = self.private
+        while j < m:
+            e = events[j]
+            for o, _ in e.positions:
+                named[o] = j
+            if e.seen_by is not None and e.cards:
+                private.append(j)
+            j += 1
+        self.scanned = m
+
     def grids_of(self, player: int, over: bool) -> Grid:
         """``player``'s grids now: each card the player knows, ``None`` elsewhere.
 
         ``over``: the round has ended (every card is shown, so every row is rebuilt).
         """
-        events = self.events
-        m = len(events)
+        m = len(self.events)
         k = self.upto[player]
         grids = self.grids[player]
         if k == m:
@@ -220,20 +255,17 @@ class GridCache:
                 ]
             )
         else:
-            dirty = 0  # a bit per owner named by the new events
-            for e in events[k:]:
-                for o, _ in e.positions:
-                    dirty |= 1 << o
-            if dirty:
-                rows = list(grids)
-                o = 0
-                while dirty:
-                    if dirty & 1:
-                        rows[o] = tuple(
-                            [deck[c] if c >= 0 and known[c] & bit else None for c in slots[o]]
-                        )
-                    dirty >>= 1
-                    o += 1
+            if self.scanned != m:
+                self._scan()
+            rows: list[tuple[Card | None, ...]] | None = None
+            for o, last in enumerate(self.named):
+                if last >= k:  # an event since the last view named this owner
+                    if rows is None:
+                        rows = list(grids)
+                    rows[o] = tuple(
+                        [deck[c] if c >= 0 and known[c] & bit else None for c in slots[o]]
+                    )
+            if rows is not None:
                 grids = tuple(rows)
         self.upto[player] = m
         self.grids[player] = grids
@@ -249,17 +281,21 @@ class GridCache:
         m = len(events)
         if k >= m:
             return history
-        hidden = self.hidden
-        new: list[Event] = []
-        for j in range(k, m):
-            e = events[j]
-            seen = e.seen_by
-            if seen is not None and player not in seen and e.cards:
-                twin = hidden.get(j)
-                if twin is None:
-                    twin = hidden[j] = e.as_seen_by(player)
-                e = twin
-            new.append(e)
+        if self.scanned != m:
+            self._scan()
+        new = events[k:m]
+        private = self.private
+        i = bisect_left(private, k)
+        if i < len(private):
+            hidden = self.hidden
+            for j in private[i:]:
+                e = events[j]
+                seen = e.seen_by
+                if seen is not None and player not in seen:
+                    twin = hidden.get(j)
+                    if twin is None:
+                        twin = hidden[j] = e.as_seen_by(player)
+                    new[j - k] = twin
         return history + tuple(new)
 
 
