@@ -19,6 +19,7 @@ that each player's incremental view equals one built from scratch.
 from __future__ import annotations
 
 from bisect import bisect_left
+from operator import is_
 from typing import SupportsIndex
 
 import attrs
@@ -149,7 +150,8 @@ class GridCache:
     penalty card, a give, an exchange), or is the end of the round, which shows every
     card. So a player's grids are rebuilt only for the owners named by the events
     logged since that player's last view (all of them once the round is over); the
-    other rows, and the whole tuple when nothing changed, are shared with the last
+    other rows, a rebuilt row that holds the very same cards (another player's unseen
+    card replaced), and the whole tuple when no row changed, are shared with the last
     view. ``tests/test_caches.py`` compares these grids with grids built from scratch
     after every action of random rounds on every bundled and on generated tables.
 
@@ -260,11 +262,13 @@ class GridCache:
             rows: list[tuple[Card | None, ...]] | None = None
             for o, last in enumerate(self.named):
                 if last >= k:  # an event since the last view named this owner
+                    row = tuple([deck[c] if c >= 0 and known[c] & bit else None for c in slots[o]])
+                    before = grids[o]
+                    if len(row) == len(before) and all(map(is_, row, before)):
+                        continue  # the very same cards: the last view's row is shared
                     if rows is None:
                         rows = list(grids)
-                    rows[o] = tuple(
-                        [deck[c] if c >= 0 and known[c] & bit else None for c in slots[o]]
-                    )
+                    rows[o] = row
             if rows is not None:
                 grids = tuple(rows)
         self.upto[player] = m

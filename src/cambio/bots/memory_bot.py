@@ -35,6 +35,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from operator import is_not
 from typing import Final
 
 import attrs
@@ -146,6 +147,11 @@ class MemoryBot:
         self._team_index: tuple[int, list[int]] | None = None
         self._deck_size = 0
         self._deck_sum = 0
+        # read from the rules once per table (see reset)
+        self._call_penalty = 0
+        self._powers_on_discard = False
+        self._by_value = False
+        self._power_by_card: dict[tuple[str, str], Power | None] = {}
         # forgetful memory: slot -> (card, table turn when last seen)
         self._learned: dict[Slot, tuple[Card, int]] = {}
         self._seen_events = 0
@@ -173,6 +179,10 @@ class MemoryBot:
             self._value = {(c.rank, c.suit): rules.values.of(c) for c in cards}
             self._deck_size = len(cards)
             self._deck_sum = sum(self._value[c.rank, c.suit] for c in cards)
+            self._call_penalty = max(0, rules.call.penalty)
+            self._powers_on_discard = rules.powers.timing == "discard"
+            self._by_value = rules.snap.match == "value"
+            self._power_by_card = {}
             self._value_of = {}
             self._valued = []
             self._team_of = None
@@ -242,7 +252,8 @@ class MemoryBot:
         """Bring the memory up to date with a new view (the only input the bot has)."""
         if self._rules is None:
             self._rules_or_fail()
-        if view.player != self.seat or len(view.history) < self._seen_events:
+        seen_events = self._seen_events  # 0 unless the memory is forgetful
+        if view.player != self.seat or (seen_events and len(view.history) < seen_events):
             # a view from another seat or a new round without reset: start afresh
             rules = self._rules
             assert rules is not None
@@ -338,12 +349,14 @@ class MemoryBot:
                 width = max(len(row), len(before))
                 before = before + (None,) * (width - len(before))
                 row = row + (None,) * (width - len(row))
-            i = 0
-            for was, card in zip(before, row, strict=True):
-                i += 1
-                if was is card:
-                    continue  # the same card, or unknown in both
-                slot = (owner, i)
+            # the positions whose card changed (the same card, or unknown in both, is
+            # skipped): found by scans in C, as a changed row usually differs in one
+            changed = list(map(is_not, before, row))
+            i = -1
+            for _ in range(changed.count(True)):
+                i = changed.index(True, i + 1)
+                was, card = before[i], row[i]
+                slot = (owner, i + 1)
                 if was is not None:
                     del remembered[slot]
                     del points[slot]
@@ -433,7 +446,15 @@ class MemoryBot:
         pile = view.discard
         last, pile_total = self._pile
         if pile is not last:
-            pile_total = self._discard_total(pile)
+            k = len(last)
+            if len(pile) == k + 1 and pile[:k] == last:
+                # the usual change: one card discarded since the last view
+                top = pile[k]
+                x = self._value_of.get(id(top))
+                pile_total += self._v(top) if x is None else x
+                self._pile = (pile, pile_total)
+            else:
+                pile_total = self._discard_total(pile)
         count = self._deck_size - len(pile)
         total = self._deck_sum - pile_total
         held = view.holding
@@ -526,7 +547,8 @@ class MemoryBot:
         return {p: total(members) for p, members in self._opponent_team.items()}
 
     def _key(self, card: Card) -> object:
-        return self._v(card) if self._rules_or_fail().snap.match == "value" else card.rank
+        self._rules_or_fail()
+        return self._v(card) if self._by_value else card.rank
 
     # ------------------------------------------------------------------ decisions
     def _should_call(self, view: PlayerView) -> bool:
@@ -534,7 +556,7 @@ class MemoryBot:
         mine = self._total(self._team_seats)
         if not self._opponents:
             return mine <= cfg.call_threshold
-        margin = cfg.call_margin + cfg.penalty_caution * max(0, self._rules_or_fail().call.penalty)
+        margin = cfg.call_margin + cfg.penalty_caution * self._call_penalty
         threshold = cfg.call_threshold
         late = view.turns[self.seat] - cfg.call_patience
         if late > 0:
@@ -567,7 +589,8 @@ class MemoryBot:
             return repeek
         if call is not None and self._should_call(view):
             return call
-        top = view.top_discard
+        pile = view.discard
+        top = pile[-1] if pile else None  # view.top_discard
         if take is not None and top is not None:
             value = self._v(top)
             get, mean = self._points.get, self._mean  # self._est
@@ -611,12 +634,17 @@ class MemoryBot:
         return discard
 
     def _power_of(self, card: Card) -> Power | None:
-        return self._rules_or_fail().powers.power_of(card)
+        key = (card.rank, card.suit)
+        cache = self._power_by_card
+        if key in cache:
+            return cache[key]
+        power = cache[key] = self._rules_or_fail().powers.power_of(card)
+        return power
 
     def _power_useful(self, view: PlayerView, held: Card | None) -> bool:
         """Would discarding the held card give a power worth using?"""
-        rules = self._rules_or_fail()
-        if held is None or not view.holding_from_stock or rules.powers.timing != "discard":
+        self._rules_or_fail()
+        if held is None or not view.holding_from_stock or not self._powers_on_discard:
             return False
         power = self._power_of(held)
         if power is None:
