@@ -694,40 +694,54 @@ class MemoryBot:
         if not peeks:
             return skip
         me = self.seat
-        grid = view.grid_size
         power, index = self._current_power(view)
         later = power.steps[index + 1 :] if power is not None else ()
         swap_scope = next((s.scope for s in later if s.action == "swap"), None)
         remembered = self._remembered  # what self._known reads
-        team = self._team
-        placed = [(a, a.positions[0]) for a in peeks]  # each peek with its target slot
-
-        own_unknown = [a for a, slot in placed if slot[0] == me and slot not in remembered]
-        own_unknown.sort(key=lambda a: (a.positions[0][1] > grid, a.positions[0][1]))
-        opp_unknown = [a for a, slot in placed if slot[0] not in team and slot not in remembered]
-        if opp_unknown:
-            leaders = self._leader_order()
-            opp_unknown.sort(key=lambda a: (leaders.get(a.positions[0][0], 0.0), a.positions[0]))
-        est, mean = self._points.get, self._mean  # self._est
-        margin = self.config.swap_margin
-        own_high = [
-            a
-            for a, slot in placed
-            if slot[0] == me and slot in remembered and est(slot, mean) - mean >= margin
+        # each candidate list below is worked out only where it decides (the first of
+        # equal keys wins, as the first of a stable sort would)
+        if swap_scope in ("peeked-any", "peeked-own"):
+            target = self._opponent_unknown(peeks)
+            if target is not None:
+                return target  # find a low card, then swap it for our worst
+        elif swap_scope in ("peeked-other", "peeked-pair"):
+            est, mean = self._points.get, self._mean  # self._est
+            margin = self.config.swap_margin
+            own_high = [
+                a
+                for a in peeks
+                if (slot := a.positions[0])[0] == me
+                and slot in remembered
+                and est(slot, mean) - mean >= margin
+            ]
+            if own_high:
+                # look at our high card so it can be sent away
+                return min(own_high, key=lambda a: -est(a.positions[0], mean))
+        own_unknown = [
+            a for a in peeks if (slot := a.positions[0])[0] == me and slot not in remembered
         ]
-        own_high.sort(key=lambda a: -est(a.positions[0], mean))
-
-        if swap_scope in ("peeked-any", "peeked-own") and opp_unknown:
-            return opp_unknown[0]  # find a low card, then swap it for our worst
-        if swap_scope in ("peeked-other", "peeked-pair") and own_high:
-            return own_high[0]  # look at our high card so it can be sent away
         if own_unknown:
-            return own_unknown[0]
-        if opp_unknown and (self.config.peek_opponents or swap_scope is not None):
-            return opp_unknown[0]
+            grid = view.grid_size
+            return min(own_unknown, key=lambda a: (a.positions[0][1] > grid, a.positions[0][1]))
+        if self.config.peek_opponents or swap_scope is not None:
+            target = self._opponent_unknown(peeks)
+            if target is not None:
+                return target
         if skip is not None:
             return skip
         return peeks[0]
+
+    def _opponent_unknown(self, peeks: list[Action]) -> Action | None:
+        """The peek at an opponent's card the bot does not know, the leading team's
+        first (then by slot), or ``None`` when there is none."""
+        team, remembered = self._team, self._remembered
+        unknown = [
+            a for a in peeks if (slot := a.positions[0])[0] not in team and slot not in remembered
+        ]
+        if not unknown:
+            return None
+        leaders = self._leader_order()
+        return min(unknown, key=lambda a: (leaders.get(a.positions[0][0], 0.0), a.positions[0]))
 
     def _choose_swap(self, choices: Sequence[Action], skip: Action | None) -> Action | None:
         swaps = [a for a in choices if a.kind is _SWAP]
