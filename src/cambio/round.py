@@ -459,8 +459,9 @@ class Round:
         # the discard pile as cards, for views: rebuilt only when the pile changes
         self._discard_seen: list[int] = []
         self._discard_cards: tuple[Card, ...] = ()
-        # the grids' presence flags for views, and the grids they were read from
-        self._present_of: list[list[int]] = []
+        # the grids' presence flags for views, and the layout cache they were read
+        # under (a new cache object whenever a grid gains or loses a card: see view)
+        self._present_of: object = None
         self._present: tuple[tuple[bool, ...], ...] = ()
         self._stock: list[int] = list(range(len(order) - 1, n * G, -1))
         self._known: list[int] = [0] * len(order)
@@ -1835,10 +1836,11 @@ class Round:
         history = self._histories[seat]
         if len(history) < len(events):  # what self._history does
             history = self._histories[seat] = cache.history(seat, history)
-        if slots != self._present_of:
-            # which positions hold a card, rebuilt only when the grids changed: views
-            # of an unchanged table share the same tuple
-            self._present_of = [row[:] for row in slots]
+        if self._layout_cache is not self._present_of:
+            # which positions hold a card, rebuilt only when a grid may have gained or
+            # lost a card (every such change replaces the layout cache object, see
+            # _layout_changed): views of an unchanged layout share the same tuple
+            self._present_of = self._layout_cache
             self._present = tuple([tuple([c >= 0 for c in row]) for row in slots])
         discard = self._discard
         seen = self._discard_seen

@@ -447,11 +447,12 @@ class MemoryBot:
         last, pile_total = self._pile
         if pile is not last:
             k = len(last)
-            if len(pile) == k + 1 and pile[:k] == last:
-                # the usual change: one card discarded since the last view
-                top = pile[k]
-                x = self._value_of.get(id(top))
-                pile_total += self._v(top) if x is None else x
+            if len(pile) > k and pile[:k] == last:
+                # the usual change: a card or two discarded since the last view
+                values = self._value_of
+                for card in pile[k:]:
+                    x = values.get(id(card))
+                    pile_total += self._v(card) if x is None else x
                 self._pile = (pile, pile_total)
             else:
                 pile_total = self._discard_total(pile)
