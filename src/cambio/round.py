@@ -102,7 +102,7 @@ from .errors import IllegalActionError
 from .events import Event, EventKind
 from .rules import Power, RuleSet, Step, as_ruleset, ensure_valid
 from .scoring import RoundResult, score_round
-from .views import GridCache, PlayerView
+from .views import GridCache, PlayerView, _ViewFields
 
 __all__ = ["Phase", "Round"]
 
@@ -1872,8 +1872,9 @@ class Round:
         # positional arguments in field order (player, players, grid_size, phase,
         # current, to_act, caller, grids, present, discard, stock_size, holding,
         # holding_from_stock, power, power_step, peeked, window_open, opening_positions,
-        # re_peek_used, turns, history, result): keywords cost a third of the call
-        return PlayerView(
+        # re_peek_used, turns, history, result): keywords cost a third of the call.
+        # Built as its plain storage, then made a (frozen) PlayerView: see _ViewFields
+        view = _ViewFields(
             seat,
             self.players,
             self._G,
@@ -1897,6 +1898,8 @@ class Round:
             history,
             self._result,
         )
+        view.__class__ = PlayerView
+        return cast(PlayerView, view)
 
     # ------------------------------------------------------------------ copy, save, load
     def copy(self) -> Round:
