@@ -35,6 +35,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from itertools import repeat
 from operator import is_not
 from typing import Final
 
@@ -139,6 +140,8 @@ class MemoryBot:
         self._remembered: dict[Slot, Card] = {}
         self._points: dict[Slot, float] = {}
         self._slot_lists: dict[int, list[Slot]] = {}
+        # per group of seats (a team), their filled slots in seat order (as _slot_lists)
+        self._group_slots: dict[tuple[int, ...], list[Slot]] = {}
         # the grids and presence the memory above was last read from (a view's)
         self._grids_seen: tuple[tuple[Card | None, ...], ...] | None = None
         self._present_seen: tuple[tuple[bool, ...], ...] | None = None
@@ -287,6 +290,7 @@ class MemoryBot:
             # the filled slots change only when a card leaves or joins a grid
             self._present_seen = present
             self._slot_lists = {}
+            self._group_slots = {}
         grids = view.grids
         seen = self._grids_seen
         if not forgetful:
@@ -522,8 +526,12 @@ class MemoryBot:
         """The estimated points of seats ``key``'s hands (each sum made once per decision)."""
         hit = self._totals.get(key)
         if hit is None:
-            get, mean, slots = self._points.get, self._mean, self._slots
-            hit = self._totals[key] = sum([get(s, mean) for p in key for s in slots(p)])
+            group = self._group_slots.get(key)
+            if group is None:
+                slots = self._slots
+                group = self._group_slots[key] = [s for p in key for s in slots(p)]
+            # each slot's estimate (self._est), summed in slot order
+            hit = self._totals[key] = sum(map(self._points.get, group, repeat(self._mean)))
         return hit
 
     def _team_indices(self) -> list[int]:
@@ -594,8 +602,8 @@ class MemoryBot:
         top = pile[-1] if pile else None  # view.top_discard
         if take is not None and top is not None:
             value = self._v(top)
-            get, mean = self._points.get, self._mean  # self._est
-            worst = max([get(s, mean) for s in self._slots(self.seat)], default=0.0)
+            own = self._slots(self.seat)
+            worst = max(map(self._points.get, own, repeat(self._mean)), default=0.0)  # _est
             if value <= self.config.take_max and worst - value >= self.config.take_gain:
                 return take
         if draw is not None:
@@ -660,7 +668,8 @@ class MemoryBot:
                 if step.scope in ("other", "any") and self.config.peek_opponents:
                     return True
             else:
-                worst = max((self._est(s) for s in self._slots(me)), default=0.0)
+                own = self._slots(me)
+                worst = max(map(self._points.get, own, repeat(self._mean)), default=0.0)
                 if worst - self._mean >= self.config.swap_margin or step.scope.startswith("peeked"):
                     return True
         return False
