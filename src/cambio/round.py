@@ -1830,7 +1830,12 @@ class Round:
         slots = self._slots
         events = self._events
         cache = self._grid_cache
-        if not cache.serves(events, slots, known, deck):
+        if not (
+            cache.events is events
+            and cache.slots is slots
+            and cache.known is known
+            and cache.deck is deck
+        ):  # what cache.serves(...) tells
             cache = self._grid_cache = GridCache(events, slots, known, deck, self.players)
         grids = cache.grids_of(seat, self._result is not None)
         history = self._histories[seat]
@@ -1899,7 +1904,7 @@ class Round:
             self._result,
         )
         view.__class__ = PlayerView
-        return cast(PlayerView, view)
+        return view  # type: ignore[return-value]  # a PlayerView now (cast() is a call)
 
     # ------------------------------------------------------------------ copy, save, load
     def copy(self) -> Round:

@@ -286,7 +286,7 @@ class MemoryBot:
         self._team = cached[2]
         self._totals = {}
         present = view.present
-        if present != self._present_seen:
+        if present is not self._present_seen and present != self._present_seen:
             # the filled slots change only when a card leaves or joins a grid
             self._present_seen = present
             self._slot_lists = {}
@@ -556,7 +556,8 @@ class MemoryBot:
         return {p: total(members) for p, members in self._opponent_team.items()}
 
     def _key(self, card: Card) -> object:
-        self._rules_or_fail()
+        if self._rules is None:
+            self._rules_or_fail()
         return self._v(card) if self._by_value else card.rank
 
     # ------------------------------------------------------------------ decisions
@@ -652,7 +653,8 @@ class MemoryBot:
 
     def _power_useful(self, view: PlayerView, held: Card | None) -> bool:
         """Would discarding the held card give a power worth using?"""
-        self._rules_or_fail()
+        if self._rules is None:
+            self._rules_or_fail()
         if held is None or not view.holding_from_stock or not self._powers_on_discard:
             return False
         power = self._power_of(held)
