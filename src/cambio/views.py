@@ -19,7 +19,6 @@ that each player's incremental view equals one built from scratch.
 from __future__ import annotations
 
 from bisect import bisect_left
-from operator import is_
 from typing import TYPE_CHECKING, SupportsIndex
 
 import attrs
@@ -247,18 +246,18 @@ class GridCache:
     Every change to what a player knows of a grid position, or to the card lying there,
     comes with an event that names the position (a peek, a replace, a swap, a snap, a
     penalty card, a give, an exchange), or is the end of the round, which shows every
-    card. So a player's grids are rebuilt only for the owners named by the events
-    logged since that player's last view (all of them once the round is over); the
-    other rows, a rebuilt row that holds the very same cards (another player's unseen
-    card replaced), and the whole tuple when no row changed, are shared with the last
-    view. ``tests/test_caches.py`` compares these grids with grids built from scratch
-    after every action of random rounds on every bundled and on generated tables.
+    card. So only the positions named by the events logged since that player's last
+    view are read again (every position once the round is over); a row is copied only
+    where one of its cards changed, and the other rows (another player's unseen card
+    replaced leaves a row as it was), and the whole tuple when no row changed, are
+    shared with the last view. ``tests/test_caches.py`` compares these grids with grids
+    built from scratch after every action of random rounds on every bundled and on
+    generated tables.
 
-    Each logged event is read once for every player (:meth:`_scan`): the owners it
-    names (kept as the index of the last event naming each owner) and whether only some
-    players saw its cards (kept as a list of those events' indices). A player's view
-    then asks which owners were named since its last view, and which of the events
-    since then it must see without their cards, without reading the others again.
+    Each logged event is read once for every player to tell whether only some players
+    saw its cards (:meth:`_scan` keeps those events' indices), so a player's history
+    takes the events since its last view as one slice of the log and replaces only the
+    private ones it did not see.
     """
 
     def __init__(
@@ -279,11 +278,9 @@ class GridCache:
         # event index -> the event as a player who did not see its cards sees it (the
         # same for every such player, so made once)
         self.hidden: dict[int, Event] = {}
-        # how many events _scan has read; per owner, the index of the last of them
-        # that names one of the owner's positions (-1: none); the indices of those
-        # whose cards only some players saw (ascending)
+        # how many events _scan has read, and the indices of those whose cards only
+        # some players saw (ascending)
         self.scanned = 0
-        self.named: list[int] = [-1] * players
         self.private: list[int] = []
 
     def __reduce__(self) -> tuple[object, ...]:
@@ -314,23 +311,18 @@ class GridCache:
         )
 
     def _scan(self) -> None:
-        """Read the events logged since the last scan: which owners each names, and
-        which of them only some players saw (each event is read once, not per player)."""
+        """Read the events logged since the last scan: which of them only some players
+        saw (each event is read once, not per player)."""
         events = self.events
         m = len(events)
         j = self.scanned
-        named = self.named
-        if j > m or len(named) != len(self.slots):
-            # a log that shrank (nothing the engine does) or a grid count that changed:
-            # read it all again
+        if j > m:
+            # a log that shrank (nothing the engine does): read it all again
             j = 0
-            named = self.named = [-1] * len(self.slots)
             self.private = []
         private = self.private
         while j < m:
             e = events[j]
-            for o, _ in e.positions:
-                named[o] = j
             if e.seen_by is not None and e.cards:
                 private.append(j)
             j += 1
@@ -356,19 +348,25 @@ class GridCache:
                 ]
             )
         else:
-            if self.scanned != m:
-                self._scan()
-            rows: list[tuple[Card | None, ...]] | None = None
-            for o, last in enumerate(self.named):
-                if last >= k:  # an event since the last view named this owner
-                    row = tuple([deck[c] if c >= 0 and known[c] & bit else None for c in slots[o]])
-                    before = grids[o]
-                    if len(row) == len(before) and all(map(is_, row, before)):
-                        continue  # the very same cards: the last view's row is shared
-                    if rows is None:
-                        rows = list(grids)
-                    rows[o] = row
-            if rows is not None:
+            # only the positions the events since the last view name can have changed:
+            # each is read again, and a row is copied only where a card changed
+            edits: dict[int, list[Card | None]] | None = None
+            for e in self.events[k:m]:
+                for o, pos in e.positions:
+                    c = slots[o][pos - 1]
+                    cell = deck[c] if c >= 0 and known[c] & bit else None
+                    row = None if edits is None else edits.get(o)
+                    if row is None:
+                        if cell is grids[o][pos - 1]:
+                            continue  # the very same card (or unknown before and now)
+                        if edits is None:
+                            edits = {}
+                        row = edits[o] = list(grids[o])
+                    row[pos - 1] = cell
+            if edits is not None:
+                rows = list(grids)
+                for o, edited in edits.items():
+                    rows[o] = tuple(edited)
                 grids = tuple(rows)
         self.upto[player] = m
         self.grids[player] = grids
