@@ -43,6 +43,7 @@ import attrs
 
 from ..actions import Action, ActionKind, ActionList
 from ..cards import Card
+from ..derived import derived
 from ..events import EventKind
 from ..rules import Power, RuleSet
 from ..scoring import team_of
@@ -178,14 +179,19 @@ class MemoryBot:
         self.seat = seat
         if rules is not self._rules:
             self._rules = rules
-            cards = rules.deck.cards()
-            self._value = {(c.rank, c.suit): rules.values.of(c) for c in cards}
+            # the deck, each card's points and power, as the engine derives them once
+            # per RuleSet (a new bot reads them without working them out again)
+            table = derived(rules)
+            cards = table.cards
+            self._value = {(c.rank, c.suit): x for c, x in zip(cards, table.values, strict=True)}
             self._deck_size = len(cards)
-            self._deck_sum = sum(self._value[c.rank, c.suit] for c in cards)
+            self._deck_sum = sum(table.values)
             self._call_penalty = max(0, rules.call.penalty)
             self._powers_on_discard = rules.powers.timing == "discard"
             self._by_value = rules.snap.match == "value"
-            self._power_by_card = {}
+            self._power_by_card = {
+                (c.rank, c.suit): power for c, power in zip(cards, table.powers, strict=True)
+            }
             self._value_of = {}
             self._valued = []
             self._team_of = None
