@@ -608,7 +608,8 @@ class MemoryBot:
         pile = view.discard
         top = pile[-1] if pile else None  # view.top_discard
         if take is not None and top is not None:
-            value = self._v(top)
+            x = self._value_of.get(id(top))  # what self._v(top) reads first
+            value = self._v(top) if x is None else x
             own = self._slots(self.seat)
             worst = max(map(self._points.get, own, repeat(self._mean)), default=0.0)  # _est
             if value <= self.config.take_max and worst - value >= self.config.take_gain:
@@ -621,7 +622,11 @@ class MemoryBot:
 
     def _place(self, view: PlayerView, choices: Sequence[Action]) -> Action | None:
         held = view.holding
-        held_value = self._mean if held is None else float(self._v(held))
+        if held is None:
+            held_value = self._mean
+        else:
+            x = self._value_of.get(id(held))  # what self._v(held) reads first
+            held_value = float(self._v(held) if x is None else x)
         best: Action | None = None
         best_gain = float("-inf")
         discard: Action | None = None
