@@ -189,9 +189,22 @@ _new_event: Final = tuple.__new__  # builds an Event without its keyword-default
 _EVENT: Final = Event
 
 # layout cache keys: p (local snap ids), ~p (replace ids), _GLOBAL_KEY + p (global snap
-# ids), _DRAWN_KEY + p (the discard and replace ids of a drawn card)
+# ids), _DRAWN_KEY + p (the discard and replace ids of a drawn card), _POWER_KEY +
+# 8 * p + the scope's number below (a power step's targets, skip left out)
 _GLOBAL_KEY: Final = 1 << 20
 _DRAWN_KEY: Final = 2 << 20
+_POWER_KEY: Final = 3 << 20
+# the power scopes whose targets depend only on which positions hold a card and on the
+# caller where a table locks its grid (both replace the layout cache when they change);
+# the peeked-* scopes depend on the power's own peeks, so they are worked out each time
+_LAYOUT_SCOPES: Final = {
+    "own": 0,
+    "other": 1,
+    "any": 2,
+    "own-other": 3,
+    "any-two": 4,
+    "other-other": 5,
+}
 
 # the start of a turn: a bit for each action the turn holder may take (see _legal)
 _DRAW_OK: Final = 1
@@ -1093,14 +1106,32 @@ class Round:
         power = self._power_now
         assert power is not None
         step = power.steps[self._step]
-        sp = self.space
-        if step.action == "peek":
-            ids = [base + sp.o_peek + g for g in self._peek_targets(p, step.scope)]
+        peek = step.action == "peek"
+        scope = _LAYOUT_SCOPES.get(step.scope, -1)
+        if scope >= 0 and (
+            # where a penalty card may not be peeked at (or a swap may not move it into
+            # the grid), the targets depend on where penalty cards lie: not cached
+            (self.rules.snap.penalty_peekable and not self._penalty_blind)
+            if peek
+            else not (self._penalty_blind and self.rules.snap.penalty_position == "after-grid")
+        ):
+            key = _POWER_KEY + 8 * p + scope
+            cached = self._layout_cache.get(key)
+            if cached is None:
+                cached = self._layout_cache[key] = tuple(self._power_targets(p, base, step))
+            ids = list(cached)
         else:
-            ids = sorted(sp.pairs(self._swap_pairs(p, step), base))
+            ids = self._power_targets(p, base, step)
         if not ids or self.rules.powers.optional or step.optional:
             ids.insert(0, base + _SKIP)
         return ids
+
+    def _power_targets(self, p: int, base: int, step: Step) -> list[int]:
+        """The ids of ``step``'s peeks or swaps for ``p`` (a skip is not among them)."""
+        sp = self.space
+        if step.action == "peek":
+            return [base + sp.o_peek + g for g in self._peek_targets(p, step.scope)]
+        return sorted(sp.pairs(self._swap_pairs(p, step), base))
 
     def _snap_eligible(self, p: int) -> bool:
         if not self._snapping or self._window_tried >> p & 1:
