@@ -1925,10 +1925,10 @@ class Round:
             and cache.deck is deck
         ):  # what cache.serves(...) tells
             cache = self._grid_cache = GridCache(events, slots, known, deck, self.players)
-        grids = cache.grids_of(seat, self._result is not None)
         history = self._histories[seat]
-        if len(history) < len(events):  # what self._history does
-            history = self._histories[seat] = cache.history(seat, history)
+        grids, new_history = cache.refresh(seat, self._result is not None, history)
+        if new_history is not history:  # the events since the last view (self._history)
+            history = self._histories[seat] = new_history
         if self._layout_cache is not self._present_of:
             # which positions hold a card, rebuilt only when a grid may have gained or
             # lost a card (every such change replaces the layout cache object, see

@@ -254,10 +254,13 @@ class GridCache:
     built from scratch after every action of random rounds on every bundled and on
     generated tables.
 
-    Each logged event is read once for every player to tell whether only some players
-    saw its cards (:meth:`_scan` keeps those events' indices), so a player's history
-    takes the events since its last view as one slice of the log and replaces only the
-    private ones it did not see.
+    A round's view calls :meth:`refresh`, which brings a player's grids and history up
+    to date in one pass over the events since that player's last view. Where the two
+    stopped at different points (a copied, loaded or determinized round), :meth:`grids_of`
+    and :meth:`history` do it apart; the latter takes the events since the history's end
+    as one slice of the log and replaces only the private ones the player did not see,
+    found in a list of the private events' indices that reads each logged event once for
+    every player (:meth:`_scan`).
     """
 
     def __init__(
@@ -371,6 +374,56 @@ class GridCache:
         self.upto[player] = m
         self.grids[player] = grids
         return grids
+
+    def refresh(
+        self, player: int, over: bool, history: tuple[Event, ...]
+    ) -> tuple[Grid, tuple[Event, ...]]:
+        """``player``'s grids now (:meth:`grids_of`) and ``history`` (the player's history
+        so far) brought up to date (:meth:`history`), in one pass over the events logged
+        since the player's last view where both stopped at that view (what a round's
+        views do); else by the two methods."""
+        events = self.events
+        m = len(events)
+        k = self.upto[player]
+        grids = self.grids[player]
+        if k != len(history) or k < 0 or k > m or over or len(grids) != len(self.slots):
+            return self.grids_of(player, over), self.history(player, history)
+        if k == m:
+            return grids, history
+        slots, known, deck, hidden = self.slots, self.known, self.deck, self.hidden
+        bit = 1 << player
+        new = events[k:m]
+        edits: dict[int, list[Card | None]] | None = None
+        j = k
+        for e in new:
+            # the positions it names (as grids_of reads them) ...
+            for o, pos in e.positions:
+                c = slots[o][pos - 1]
+                cell = deck[c] if c >= 0 and known[c] & bit else None
+                row = None if edits is None else edits.get(o)
+                if row is None:
+                    if cell is grids[o][pos - 1]:
+                        continue
+                    if edits is None:
+                        edits = {}
+                    row = edits[o] = list(grids[o])
+                row[pos - 1] = cell
+            # ... and the event as the player saw it (as history makes it)
+            seen = e.seen_by
+            if seen is not None and player not in seen and e.cards:
+                twin = hidden.get(j)
+                if twin is None:
+                    twin = hidden[j] = e.as_seen_by(player)
+                new[j - k] = twin
+            j += 1
+        if edits is not None:
+            rows = list(grids)
+            for o, edited in edits.items():
+                rows[o] = tuple(edited)
+            grids = tuple(rows)
+        self.upto[player] = m
+        self.grids[player] = grids
+        return grids, history + tuple(new)
 
     def history(self, player: int, history: tuple[Event, ...]) -> tuple[Event, ...]:
         """``history`` (``player``'s history so far) extended by the events logged since,
