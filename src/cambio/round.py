@@ -1937,7 +1937,7 @@ class Round:
             self._present = tuple([tuple([c >= 0 for c in row]) for row in slots])
         discard = self._discard
         seen = self._discard_seen
-        if len(discard) != len(seen) or discard != seen:
+        if discard != seen:  # (lists of different lengths compare unequal at once)
             # the pile's cards, rebuilt only when the pile changed: an unchanged pile is
             # the same tuple in every view, and a pile that only grew extends the last
             k = len(seen)
@@ -1986,7 +1986,7 @@ class Round:
             tuple([(g // self._P, g % self._P + 1) for g in self._peeked]) if self._peeked else (),
             self._window_open,
             self._opening_seen[seat],
-            bool(self._repeek_used & bit),
+            (self._repeek_used & bit) != 0,
             tuple(self._turns),
             history,
             self._result,

@@ -192,8 +192,10 @@ class MemoryBot:
             self._power_by_card = {
                 (c.rank, c.suit): power for c, power in zip(cards, table.powers, strict=True)
             }
-            self._value_of = {}
-            self._valued = []
+            # the deck's card objects are the ones every round of this RuleSet deals
+            # (kept alive here, so their ids stay theirs): valued before any is met
+            self._value_of = {id(c): x for c, x in zip(cards, table.values, strict=True)}
+            self._valued = list(cards)
             self._team_of = None
             self._team_index = None
         self._learned = {}
