@@ -397,17 +397,19 @@ class GridCache:
         j = k
         for e in new:
             # the positions it names (as grids_of reads them) ...
-            for o, pos in e.positions:
-                c = slots[o][pos - 1]
-                cell = deck[c] if c >= 0 and known[c] & bit else None
-                row = None if edits is None else edits.get(o)
-                if row is None:
-                    if cell is grids[o][pos - 1]:
-                        continue
-                    if edits is None:
-                        edits = {}
-                    row = edits[o] = list(grids[o])
-                row[pos - 1] = cell
+            named = e.positions
+            if named:
+                for o, pos in named:
+                    c = slots[o][pos - 1]
+                    cell = deck[c] if c >= 0 and known[c] & bit else None
+                    row = None if edits is None else edits.get(o)
+                    if row is None:
+                        if cell is grids[o][pos - 1]:
+                            continue
+                        if edits is None:
+                            edits = {}
+                        row = edits[o] = list(grids[o])
+                    row[pos - 1] = cell
             # ... and the event as the player saw it (as history makes it)
             seen = e.seen_by
             if seen is not None and player not in seen and e.cards:
