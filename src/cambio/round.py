@@ -655,18 +655,6 @@ class Round:
     def _emit(self, event: Event) -> None:
         self._events.append(event)
 
-    def _history(self, player: int, cache: GridCache) -> tuple[Event, ...]:
-        """``player``'s history: every event as that player saw it, as an immutable tuple.
-
-        The tuple is cached per player and extended only by the events logged since
-        (``cache`` makes each hidden twin once), so building views costs little; being
-        a tuple, no holder of a view can change it.
-        """
-        history = self._histories[player]
-        if len(history) < len(self._events):
-            history = self._histories[player] = cache.history(player, history)
-        return history
-
     # ------------------------------------------------------------------ public state
     @property
     def phase(self) -> Phase:
@@ -1925,9 +1913,12 @@ class Round:
             and cache.deck is deck
         ):  # what cache.serves(...) tells
             cache = self._grid_cache = GridCache(events, slots, known, deck, self.players)
+        # the player's grids, and its history: every event as it saw it, an immutable
+        # tuple kept per player and extended only by the events logged since its last
+        # view (the cache makes each hidden twin once)
         history = self._histories[seat]
         grids, new_history = cache.refresh(seat, self._result is not None, history)
-        if new_history is not history:  # the events since the last view (self._history)
+        if new_history is not history:
             history = self._histories[seat] = new_history
         if self._layout_cache is not self._present_of:
             # which positions hold a card, rebuilt only when a grid may have gained or
