@@ -195,9 +195,12 @@ class Baseline:
 
 
 def _git(*args: str) -> str:
-    done = subprocess.run(
-        ["git", "-C", str(HERE), *args], capture_output=True, text=True, check=False
-    )
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(HERE), *args], capture_output=True, text=True, check=False
+        )
+    except OSError as err:  # no git at all
+        raise SystemExit(f"--baseline needs git: {err}") from None
     if done.returncode != 0:
         raise SystemExit(f"--baseline needs a git checkout: {done.stderr.strip()}")
     return done.stdout
