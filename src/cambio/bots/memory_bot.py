@@ -160,6 +160,10 @@ class MemoryBot:
         self._learned: dict[Slot, tuple[Card, int]] = {}
         self._seen_events = 0
         self._now = 0
+        # the non-snap actions of each list of legal ids met, in one action space (act;
+        # not to be changed)
+        self._choices: dict[tuple[int, ...], list[Action]] = {}
+        self._choices_space: object = None
         # per-decision state, rebuilt by _observe
         self._view: PlayerView | None = None
         self._mean = 0.0
@@ -210,8 +214,20 @@ class MemoryBot:
         """The bot's move from what it remembers (see the module docstring)."""
         self._observe(view)
         if isinstance(legal, ActionList):
-            # the driver's list tells snaps apart by id, without decoding them
-            choices = legal.non_snap_actions() or list(legal)
+            # the driver's list tells snaps apart by id, without decoding them; the same
+            # ids come back often (a turn's start, a power's targets on one layout), so
+            # their actions are kept per list of ids (the space decodes each id to one
+            # object for good, so the kept lists hold the very objects it hands out)
+            space = legal._space
+            if space is not self._choices_space:
+                self._choices_space = space
+                self._choices = {}
+            key = tuple(legal.ids)
+            choices = self._choices.get(key)
+            if choices is None:
+                choices = legal.non_snap_actions() or list(legal)
+                if len(self._choices) < 4096:
+                    self._choices[key] = choices
         else:
             choices = [a for a in legal if a.kind is not _SNAP] or list(legal)
         phase = view.phase
