@@ -557,7 +557,9 @@ class Round:
         # each player's grids as its last view showed them, brought up to date from the
         # events since (see GridCache); a copy or a loaded round builds its own
         self._grid_cache = GridCache(self._events, self._slots, self._known, self.deck, n)
-        self._actions: list[int] = []
+        # the ids applied (typed Any: compiled, the list keeps the very int objects
+        # apply was given rather than boxing each id again)
+        self._actions: list[Any] = []
         # the legal ids of one player (the last asked; -1: none), until the next action
         self._legal_of = -1
         self._legal_ids: list[int] = []
@@ -1270,22 +1272,27 @@ class Round:
         An illegal action raises :class:`~cambio.errors.IllegalActionError` and leaves
         the round exactly as it was.
         """
+        # the id as an object to look up and keep: the caller's own int where it gave
+        # one (compiled, aid is a C integer, and an id over 256 boxed again would be a
+        # new object, compared by value in the lookup rather than found by identity)
+        kept: Any = action  # (before the type test: compiled, not unboxed and boxed again)
         if type(action) is int:
             aid: int = action  # a typed local: compiled, a C integer
             if not 0 <= aid < self._size:
                 aid = self._coerce(action)
         else:
             aid = self._coerce(action)
+            kept = aid
         per = self._per
         p = aid // per
         local = aid - p * per
         legal = self._legal_ids if p == self._legal_of else self._legal(p)
-        if aid not in legal:
+        if kept not in legal:
             raise IllegalActionError(self.space.decode(aid), self._why(aid))
         events = self._events
         start = len(events)
         self._legal_of = -1  # the legal actions change with the state
-        self._actions.append(aid)
+        self._actions.append(kept)
         # the transition of each kind of action (see ActionSpace for how a player's
         # local ids are laid out), the commonest first
         o = self._o_replace
