@@ -817,11 +817,14 @@ class Round:
             return out
         n = self.players
         start = self._window_discarder if self._window_discarder >= 0 else self._current
+        cache = self._layout_cache
         for k in range(n):
             p = (start + k) % n
             if not self._snap_eligible(p) or (phase is _GIVE and p == self._snapper):
                 continue
-            snaps = self._snap_global(p)
+            snaps = cache.get(_GLOBAL_KEY + p)  # what _snap_global gives, once cached
+            if snaps is None:
+                snaps = self._snap_global(p)
             if snaps:
                 out.append((p, snaps))
         return out

@@ -127,8 +127,11 @@ def _play(
             raise BotError(f"the round did not end within {max_decisions} decisions")
         chosen_id = -1
         for p, snap_ids in rnd.reactor_snaps():
-            # the actions are decoded only as the bot reads them
-            answer = bots[p].react(_view(rnd, p, looks[p]), ActionList(snap_ids, space))
+            # the actions are decoded only as the bot reads them; a bot that declared
+            # needs_view = False gets None (typed Any: the protocol types a view, and
+            # such a bot reads none)
+            view: Any = rnd.view(p) if looks[p] else None
+            answer = bots[p].react(view, ActionList(snap_ids, space))
             if answer is None:
                 continue
             chosen_id = _offered(answer, space, snap_ids)
@@ -142,7 +145,7 @@ def _play(
             ids = rnd.legal_action_ids(who)
             if not ids:  # pragma: no cover - an engine invariant
                 raise BotError(f"seat {who} must decide but has no legal action")
-            view: Any = rnd.view(who) if looks[who] else None  # None: see _view
+            view = rnd.view(who) if looks[who] else None
             chosen = bots[who].act(view, ActionList(ids, space))
             chosen_id = decoded_ids.get(id(chosen), -1)
             if chosen_id < 0 or decoded.get(chosen_id) is not chosen or chosen_id not in ids:
@@ -181,14 +184,6 @@ def _class_reads_view(cls: type) -> bool:
                 return True
             return any("act" in c.__dict__ or "react" in c.__dict__ for c in mro[:k])
     return True
-
-
-def _view(rnd: Round, seat: int, looks: bool) -> Any:
-    """``seat``'s view, or ``None`` for a bot that declared ``needs_view = False``
-    (typed ``Any``: the protocol types ``view`` as a view, and such a bot reads none)."""
-    if looks:
-        return rnd.view(seat)
-    return None
 
 
 def _offered(answer: object, space: ActionSpace, ids: Sequence[int]) -> int:

@@ -125,6 +125,9 @@ class RandomBot:
     def react(self, view: Arg[PlayerView] | None, snaps: Sequence[Action]) -> Action | None:
         """With probability ``snap_rate``, one of ``snaps`` at random; else ``None``."""
         del view
-        if not snaps or self._rng.random() >= self.snap_rate:
+        # (an ActionList's ids tell its emptiness without a call to its __len__)
+        if not (snaps.ids if type(snaps) is ActionList else snaps):
+            return None
+        if self._rng.random() >= self.snap_rate:
             return None
         return snaps[self._below(len(snaps))]
