@@ -562,7 +562,7 @@ class Round:
         self._actions: list[Any] = []
         # the legal ids of one player (the last asked; -1: none), until the next action
         self._legal_of = -1
-        self._legal_ids: list[int] = []
+        self._legal_ids: Sequence[int] = ()
         # snap and replace ids by grid layout; at the deal every round of this action
         # space, grid size and snap reach has the same layout, so they share one cache
         # until their own layout changes (_layout_changed gives each its own then)
@@ -854,7 +854,7 @@ class Round:
         if seat != self._legal_of:
             self._legal_ids = self._legal(seat)
             self._legal_of = seat
-        return self._legal_ids[:]
+        return list(self._legal_ids)
 
     def legal_snap_ids(self, player: SupportsIndex) -> list[int]:
         """Ids of ``player``'s legal snap actions, ascending: its
@@ -899,13 +899,15 @@ class Round:
             mask[a] = True
         return mask
 
-    def _legal(self, p: int) -> list[int]:
+    def _legal(self, p: int) -> Sequence[int]:
+        """``p``'s legal ids, ascending: a list, or a tuple shared with a cache (never
+        changed: :meth:`legal_action_ids` hands out a copy)."""
         phase = self._phase
         if p == self._current and (phase is _TURN or phase is _DRAWN or phase is _TAKEN):
             # the commonest decisions, worked out here rather than in helpers (on the
             # hot path a call costs more than most of these lines)
             base = p * self._per
-            ids: list[int]
+            ids: Sequence[int]
             if phase is _TURN:
                 # the start of a turn: draw while the stock lasts; take the discard
                 # (turn.take_discard) into a grid that has a card to give for it; call
@@ -924,7 +926,7 @@ class Round:
                     can |= _CALL_OK
                 if self._re_peek_ok and not self._repeek_used >> p & 1 and self._opening_seen[p]:
                     can |= _REPEEK_OK
-                ids = list(self._start_ids[p << 4 | can])
+                ids = self._start_ids[p << 4 | can]
             else:
                 # a card drawn or taken to place: discard it (a drawn card only), put it
                 # in a filled position, or exchange equal cards for it (turn.exchange_equal)
@@ -935,17 +937,16 @@ class Round:
                     placed = self._layout_cache.get(_DRAWN_KEY + p)
                     if placed is None:  # the discard, then the replaces (cached like them)
                         placed = self._layout_cache[_DRAWN_KEY + p] = (base + _DISCARD, *replace)
-                    ids = list(placed)
+                    ids = placed
                 else:
-                    ids = list(replace)
+                    ids = replace
                 if self._exchange_ok:
                     o = base + self.space.o_exchange
-                    ids.extend([o + m for m in self._exchange_masks(p)])
+                    ids = [*ids, *[o + m for m in self._exchange_masks(p)]]
             if self._window_open and self._snap_eligible(p):
                 snaps = self._snap_ids(p)
                 if snaps:
-                    ids.extend([base + s for s in snaps])
-                    ids.sort()
+                    ids = sorted([*ids, *[base + s for s in snaps]])
             return ids
         if phase is _OVER or not 0 <= p < self.players:
             return []
