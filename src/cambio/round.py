@@ -316,6 +316,7 @@ class Round:
         "_turn_event",
         "_places",
         "_start_ids",
+        "_no_cards",
         "_per",
         "_o_replace",
         "_size",
@@ -571,6 +572,7 @@ class Round:
         self._turn_event = _turn_events(n)
         self._places = _place_tuples(n, self._P)
         self._start_ids = _start_id_table(n, self.space.per_player)
+        self._no_cards = [-1] * self._P  # a grid row without a card (compared, never changed)
         self._per = self.space.per_player
         self._o_replace = self.space.o_replace
         self._size = self.space.size
@@ -916,7 +918,8 @@ class Round:
                 # four make a bit each; the ids of each combination are made once
                 # (_start_id_table), so no id is computed here
                 can = _DRAW_OK if self._stock else 0
-                if self._take_ok and self._discard and self._slots[p].count(-1) < self._P:
+                # (a row unequal to one without cards has one: told at its first card)
+                if self._take_ok and self._discard and self._slots[p] != self._no_cards:
                     can |= _TAKE_OK
                 if (
                     self._call_first
@@ -2044,6 +2047,7 @@ class Round:
         new._turn_event = self._turn_event
         new._places = self._places
         new._start_ids = self._start_ids
+        new._no_cards = self._no_cards
         new._per = self._per
         new._o_replace = self._o_replace
         new._size = self._size
