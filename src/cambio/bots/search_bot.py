@@ -32,7 +32,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import attrs
 
@@ -56,6 +56,11 @@ _MODEL = MemoryBotConfig()
 def _positive(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         raise ValueError(f"{attribute.name} must be a whole number of 1 or more, got {value!r}")
+
+
+def _natural(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"{attribute.name} must be a whole number of 0 or more, got {value!r}")
 
 
 def _time_limit(instance: object, attribute: object, value: float | None) -> None:
@@ -148,6 +153,12 @@ class SearchBotConfig:
     """The least number of players at which :attr:`call_judge` applies."""
     call_samples: int = attrs.field(default=64, validator=_positive)
     """Sampled rounds the call is judged on."""
+    final_playouts: int = attrs.field(default=0, validator=_natural)
+    """At a table larger than :attr:`search_players`, the playouts per decision of the
+    bot's final turn after another player's call (0: play the style there too). The
+    final turn is short and ends the round, so its playouts are cheap and sharp, and the
+    samples are weighed by the call as well: a player who called believed its total
+    low."""
 
 
 class SearchBot:
@@ -202,6 +213,10 @@ class SearchBot:
             if call is not None and self.call_share(view, rules, call) >= cfg.call_judge:
                 return call
         if view.players > cfg.search_players:
+            caller = view.caller
+            if cfg.final_playouts and caller is not None and caller != view.player:
+                self.searched += 1
+                return self.search(view, rules, choices, prior, cfg.final_playouts)
             return prior
         if not self.config.eager_calls and prior.kind is not ActionKind.CALL:
             choices = [a for a in choices if a.kind is not ActionKind.CALL]
@@ -216,6 +231,7 @@ class SearchBot:
         rules: RuleSet,
         choices: Sequence[Action],
         prior: Action | None = None,
+        playouts: int | None = None,
     ) -> Action:
         """The candidate among ``choices`` with the best mean win share over playouts.
 
@@ -227,13 +243,11 @@ class SearchBot:
         rng = self._rng
         seat = view.player
         k = len(choices)
-        samples = max(cfg.min_samples, cfg.playouts // k)
+        samples = max(cfg.min_samples, (cfg.playouts if playouts is None else playouts) // k)
         deadline = None if cfg.time_limit is None else time.perf_counter() + cfg.time_limit
-        worlds = self._worlds(info, samples, rng)
         styles = [cfg.style if q == seat else cfg.model for q in range(view.players)]
         results: list[list[float]] = [[] for _ in range(k)]
-        for assign in worlds:
-            world = info.build(assign, rng)
+        for world in self._rounds(info, samples, rng, view.caller):
             ids = [world.space.encode(a) for a in choices]
             seed = rng.getrandbits(64)
             for j, aid in enumerate(ids):
@@ -280,6 +294,27 @@ class SearchBot:
             total += playout(world, seat, rng, cfg.max_decisions, styles)
         return total / len(worlds)
 
+    def _rounds(
+        self, info: InfoSet, count: int, rng: random.Random, caller: int | None
+    ) -> Iterator[Round]:
+        """``count`` sampled rounds: :meth:`_worlds` built, or with another player's
+        call in the view, drawn from ``oversample`` times as many built rounds, weighed
+        by the other players' choices and by the call (:func:`call_log_weight`)."""
+        cfg = self.config
+        if caller is None or caller == info.view.player or cfg.oversample <= 1:
+            for assign in self._worlds(info, count, rng):
+                yield info.build(assign, rng)
+            return
+        pool: list[Round] = []
+        logs: list[float] = []
+        for _ in range(count * cfg.oversample):
+            assign = info.assignment(rng)
+            world = info.build(assign, rng)
+            pool.append(world)
+            logs.append(evidence_log_weight(info, assign, cfg) + call_log_weight(world, caller, cfg))
+        for i in _resample(logs, count, rng):
+            yield pool[i].copy()
+
     def _worlds(self, info: InfoSet, count: int, rng: random.Random) -> list[list[int]]:
         """``count`` card assignments drawn from ``info``, weighed by how well they
         explain the other players' choices (sampling importance resampling): the
@@ -305,6 +340,51 @@ class SearchBot:
         while len(chosen) < count:  # rounding at the end of the systematic sweep
             chosen.append(pool[-1])
         return chosen
+
+
+def _resample(logs: list[float], count: int, rng: random.Random) -> list[int]:
+    """``count`` indices drawn in proportion to ``exp(logs)`` (a systematic sweep)."""
+    top = max(logs)
+    weights = [math.exp(x - top) for x in logs]
+    step = sum(weights) / count
+    x = rng.random() * step
+    chosen: list[int] = []
+    acc = 0.0
+    for i, w in enumerate(weights):
+        acc += w
+        while x < acc and len(chosen) < count:
+            chosen.append(i)
+            x += step
+    while len(chosen) < count:
+        chosen.append(len(logs) - 1)
+    return chosen
+
+
+def call_log_weight(world: Round, caller: int, cfg: SearchBotConfig) -> float:
+    """The log-likelihood of ``caller``'s call in the sampled round ``world``, under the
+    model's rule (call when its estimated total is low and below its estimates of the
+    others by a margin), read from what ``caller`` knows in ``world`` now (the grids as
+    they stand, which the final turns change little)."""
+    model = cfg.model
+    T = cfg.softness
+    value = world._value
+    known = world._known
+    bit = 1 << caller
+    unseen = [v for c, v in enumerate(value) if not known[c] & bit]
+    mean = sum(unseen) / len(unseen) if unseen else 0.0
+    sums = [
+        sum(value[c] if known[c] & bit else mean for c in row if c >= 0) for row in world._slots
+    ]
+    mine = sums[caller]
+    others = min((t for q, t in enumerate(sums) if q != caller), default=mine)
+    margin = model.call_margin + model.penalty_caution * max(0, world.rules.call.penalty)
+    threshold = model.call_threshold
+    late = world._turns[caller] - model.call_patience
+    if late > 0:
+        threshold += model.call_urgency * late
+        margin -= model.call_urgency * late / 2
+    p = _sig((threshold - mine) / T) * _sig((others - margin - mine) / T)
+    return math.log(max(cfg.floor, p))
 
 
 def _sig(x: float) -> float:
