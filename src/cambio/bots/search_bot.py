@@ -270,7 +270,8 @@ class SearchBot:
         deadline = None if cfg.time_limit is None else time.perf_counter() + cfg.time_limit
         styles = [cfg.style if q == seat else cfg.model for q in range(view.players)]
         results: list[list[float]] = [[] for _ in range(k)]
-        for world in self._rounds(info, samples, rng, view.caller, over):
+        caller = view.caller if wide else None  # two-player searches: as they were
+        for world in self._rounds(info, samples, rng, caller, over):
             ids = [world.space.encode(a) for a in choices]
             seed = rng.getrandbits(64)
             for j, aid in enumerate(ids):
