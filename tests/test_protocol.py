@@ -261,3 +261,27 @@ def test_stdio_store_resumes_tables(tmp_path: Any) -> None:
     second = StdioEngine("--store", str(tmp_path))
     assert second.send({"type": "save", "table": "kept"})["save"] == before
     assert second.close() == 0
+
+
+def test_deferred_writes_keep_each_tables_last_state_until_written(tmp_path: Any) -> None:
+    """With ``defer_writes`` nothing touches the store until the kept saves are written;
+    each table's entry is its state when last changed, and a closed table's is removal."""
+    store = tmp_path / "tables"
+    engine = Engine(store=store, defer_writes=True)
+    made = engine.handle({"type": "create", "variant": "practice", "seed": 5})
+    gone = engine.handle({"type": "create", "variant": "practice", "seed": 6})
+    name, closed = made["table"], gone["table"]
+    engine.handle({"type": "act", "table": name, "seat": 0, "action": "draw"})
+    assert list(store.glob("*.json")) == []
+    unsaved = engine.take_unsaved()
+    assert list(unsaved) == [name, closed]
+    assert engine.take_unsaved() == {}
+    for table, text in unsaved.items():
+        engine.write_saved(table, text)
+    assert len(json.loads((store / f"{name}.json").read_text())["match"]["actions"]) == 1
+    engine.handle({"type": "close", "table": closed})
+    assert engine.take_unsaved() == {closed: None}
+    engine.write_saved(closed, None)
+    assert sorted(p.name for p in store.iterdir()) == [f"{name}.json"]
+    resumed = Engine(store=store)  # a new engine on the folder: the written state
+    assert resumed.handle({"type": "view", "table": name, "seat": 0})["view"]["at"] == 1

@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import json
 import random
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,7 @@ import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from cambio.protocol import ERROR_CODES
+from cambio.protocol import ERROR_CODES, Engine
 from cambio.server.app import ServerConfig, create_app
 from protocol_clients import SEAT_REFUSALS, check_reply
 
@@ -341,3 +342,38 @@ def test_reconnecting_resumes_and_restart_resumes(config: ServerConfig) -> None:
         play({0: resumed}, random.Random(2))
         assert resumed.latest["view"]["result"] is not None
         close_all()
+
+
+def test_a_slow_disk_holds_up_the_ack_but_not_other_tables(
+    client: TestClient, config: ServerConfig, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A save's write runs in the store's thread: while one table's write is held, a
+    connection to another table is answered at once; the held action is acknowledged
+    only once its save is on disk."""
+    held = create(client, variant="practice", seed=3)
+    other = create(client, variant="practice", seed=4)
+    slow, quick = Seat(client, held["tokens"]["0"]), Seat(client, other["tokens"]["0"])
+    started, release = threading.Event(), threading.Event()
+    written: list[str] = []
+    write = Engine.write_saved
+
+    def held_write(engine: Engine, name: str, text: str | None) -> None:
+        if name == held["table"]:
+            started.set()
+            assert release.wait(10), "the test never released the write"
+        write(engine, name, text)
+        written.append(name)
+
+    monkeypatch.setattr(Engine, "write_saved", held_write)
+    at = slow.latest["view"]["at"]
+    slow.ws.send_text(json.dumps({"type": "act", "action": "draw", "at": at}))
+    assert started.wait(10)  # the write is under way, and held
+    assert quick.send({"type": "view"})["type"] == "view"  # answered meanwhile
+    assert written == []
+    release.set()
+    while (reply := slow.receive())["type"] == "update":
+        pass
+    assert reply["type"] == "acted" and reply["at"] == at + 1
+    assert written == [held["table"]]  # the ack came after the write
+    saved = json.loads((config.store / f"{held['table']}.json").read_text())
+    assert len(saved["match"]["actions"]) == at + 1

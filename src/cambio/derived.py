@@ -13,8 +13,8 @@ RuleSet simply gets its own.
 
 from __future__ import annotations
 
-import random
 import weakref
+from _random import Random as _MersenneTwister  # the generator random.Random extends
 from functools import lru_cache
 from typing import Any, SupportsIndex
 
@@ -154,7 +154,9 @@ def shuffled_range(seed: SupportsIndex, m: SupportsIndex) -> list[int]:
         seed = whole("seed", seed)
     m = whole("m", m)
     x = list(range(m))
-    getrandbits = random.Random(seed).getrandbits
+    # the generator itself (random.Random without its Python-level __init__ and seed,
+    # which an integer seed passes straight through to it): the same words, sooner
+    getrandbits = _MersenneTwister(seed).getrandbits
     for i, n, k in _draws(m):
         j = getrandbits(k)
         while j >= n:

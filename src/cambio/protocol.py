@@ -616,6 +616,10 @@ class Engine:
     ``store`` (a folder) keeps every table on disk: each change is written atomically to
     ``STORE/TABLE.json``, and a new engine on the same folder resumes every table at its
     last applied action. ``max_tables`` and ``max_bytes`` are the limits.
+
+    With ``defer_writes`` a change is not written at once: its save is taken (the table
+    as it is now) and kept until :meth:`take_unsaved` hands it over, for a server to
+    write with :meth:`write_saved` away from its event loop before it answers.
     """
 
     def __init__(
@@ -625,8 +629,12 @@ class Engine:
         max_tables: int = 1000,
         max_bytes: int = MAX_MESSAGE_BYTES,
         auto_bots: bool = True,
+        defer_writes: bool = False,
     ) -> None:
         self.tables: dict[str, Table] = {}
+        self.defer_writes = defer_writes
+        # table name -> its save text to write, or None: its file to remove (deferred)
+        self._unsaved: dict[str, str | None] = {}
         self.auto_bots = auto_bots
         """Bots move at once after each change; a server that paces them turns this off."""
         self.max_tables = max_tables
@@ -642,25 +650,52 @@ class Engine:
 
     # -- persistence -------------------------------------------------------------------
     def persist(self, table: Table) -> None:
-        """Write ``table`` to the store (atomically: a temporary file, fsync, rename)."""
+        """Write ``table`` to the store (atomically: a temporary file, fsync, rename);
+        with ``defer_writes``, take its save now and keep it for :meth:`take_unsaved`."""
         if self.store is None:
             return
         text = json.dumps(table.to_dict(), separators=(",", ":"))
-        fd, tmp = tempfile.mkstemp(prefix=f".{table.name}.", suffix=".tmp", dir=self.store)
+        if self.defer_writes:
+            self._unsaved[table.name] = text
+        else:
+            self.write_saved(table.name, text)
+
+    def take_unsaved(self) -> dict[str, str | None]:
+        """The changes kept since the last call (``defer_writes``), in the order they
+        were made: table name -> its save text, or ``None`` when the table was closed.
+        Write them in that order with :meth:`write_saved`."""
+        unsaved, self._unsaved = self._unsaved, {}
+        return unsaved
+
+    def write_saved(self, name: str, text: str | None) -> None:
+        """Write one table's save ``text`` to the store atomically (a temporary file,
+        fsync, rename), or remove its file when ``text`` is ``None``. Touches no table,
+        so a server may call it from another thread (one writer at a time)."""
+        if self.store is None:
+            return
+        path = self.store / f"{name}.json"
+        if text is None:
+            path.unlink(missing_ok=True)
+            return
+        fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=self.store)
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as out:
                 out.write(text)
                 out.flush()
                 os.fsync(out.fileno())
-            os.replace(tmp, self.store / f"{table.name}.json")
+            os.replace(tmp, path)
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
 
     def _forget(self, name: str) -> None:
         self.tables.pop(name, None)
-        if self.store is not None:
-            (self.store / f"{name}.json").unlink(missing_ok=True)
+        if self.store is None:
+            return
+        if self.defer_writes:
+            self._unsaved[name] = None
+        else:
+            self.write_saved(name, None)
 
     # -- entry points ------------------------------------------------------------------
     def handle_text(self, text: str | bytes) -> dict[str, Any]:

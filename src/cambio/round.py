@@ -184,8 +184,20 @@ _TURN_PHASES: Final = frozenset(
 _IN_TURN: Final[tuple[bool, ...]] = tuple(ph in _TURN_PHASES for ph in Phase)
 
 _new_event: Final = tuple.__new__  # builds an Event without its keyword-default wrapper
+# the class as a constant: compiled, a Final name is a static, where an imported name
+# is looked up in the module's dict at every use
+_EVENT: Final = Event
 
-_GLOBAL_KEY: Final = 1 << 20  # layout cache keys: p (local snap ids), ~p (replace ids), this + p
+# layout cache keys: p (local snap ids), ~p (replace ids), _GLOBAL_KEY + p (global snap
+# ids), _DRAWN_KEY + p (the discard and replace ids of a drawn card)
+_GLOBAL_KEY: Final = 1 << 20
+_DRAWN_KEY: Final = 2 << 20
+
+# the start of a turn: a bit for each action the turn holder may take (see _legal)
+_DRAW_OK: Final = 1
+_TAKE_OK: Final = 2
+_CALL_OK: Final = 4
+_REPEEK_OK: Final = 8
 
 _PHASE_NAMES: Final[tuple[str, ...]] = tuple(ph.name.lower() for ph in Phase)
 """Each phase's name as views show it, by phase number."""
@@ -197,10 +209,37 @@ def _singletons(n: int) -> tuple[frozenset[int], ...]:
     return tuple(frozenset({p}) for p in range(n))
 
 
+_START_BITS: Final = (
+    (_DRAW, _DRAW_OK),
+    (_TAKE, _TAKE_OK),
+    (_CALL, _CALL_OK),
+    (_REPEEK, _REPEEK_OK),
+)
+
+
+@functools.lru_cache(maxsize=64)
+def _start_id_table(n: int, per: int) -> tuple[tuple[int, ...], ...]:
+    """The start-of-turn ids of seat ``p`` for each combination ``can`` of the bits
+    _DRAW_OK, _TAKE_OK, _CALL_OK, _REPEEK_OK, at index ``p << 4 | can``, ascending."""
+    table = []
+    for p in range(n):
+        for can in range(16):
+            ids = [p * per + a for a, bit in _START_BITS if can & bit]
+            table.append(tuple(ids))
+    return tuple(table)
+
+
+@functools.lru_cache(maxsize=64)
+def _place_tuples(n: int, positions: int) -> tuple[tuple[tuple[tuple[int, int]], ...], ...]:
+    """``((owner, i + 1),)`` for each owner and index: the ``positions`` of an event
+    that names one place, shared (commonest in a replace)."""
+    return tuple(tuple(((o, i + 1),) for i in range(positions)) for o in range(n))
+
+
 @functools.lru_cache(maxsize=64)
 def _turn_events(n: int) -> tuple[Event, ...]:
     """The ``turn`` event of each seat: immutable and always the same, so shared."""
-    return tuple(_new_event(Event, (_EV_TURN, p, (), (), None, "")) for p in range(n))
+    return tuple(_new_event(_EVENT, (_EV_TURN, p, (), (), None, "")) for p in range(n))
 
 
 # the "rules" of a blank Round, made only by Round._from_fields: Round has no __dict__
@@ -262,6 +301,8 @@ class Round:
         "_power",
         "_only",
         "_turn_event",
+        "_places",
+        "_start_ids",
         "_per",
         "_o_replace",
         "_size",
@@ -512,12 +553,14 @@ class Round:
         self._layout_cache = self.space.deal_cache(self._G, self._snap_any)
         self._only = _singletons(n)
         self._turn_event = _turn_events(n)
+        self._places = _place_tuples(n, self._P)
+        self._start_ids = _start_id_table(n, self.space.per_player)
         self._per = self.space.per_player
         self._o_replace = self.space.o_replace
         self._size = self.space.size
 
         self._events.append(
-            _new_event(Event, (_EV_DEAL, -1, (), (order[n * G],), None, f"{n} players"))
+            _new_event(_EVENT, (_EV_DEAL, -1, (), (order[n * G],), None, f"{n} players"))
         )
         self._start()
         self.to_act = self._who_acts()
@@ -569,7 +612,7 @@ class Round:
         self._opening_seen[p] = positions
         places = tuple([(p, pos) for pos in positions])
         self._events.append(
-            _new_event(Event, (_EV_OPENING_PEEK, p, places, tuple(cards), self._only[p], ""))
+            _new_event(_EVENT, (_EV_OPENING_PEEK, p, places, tuple(cards), self._only[p], ""))
         )
 
     def _begin_turn(self, p: int) -> None:
@@ -584,7 +627,7 @@ class Round:
                 if self._caller_locked:  # only a locked grid changes what may be snapped
                     self._layout_changed()
                 self._final = self._final_queue(p)
-                self._events.append(_new_event(Event, (_EV_CALL, p, (), (), None, "empty grid")))
+                self._events.append(_new_event(_EVENT, (_EV_CALL, p, (), (), None, "empty grid")))
                 self._end_turn()
                 return
         if not self._stock:
@@ -860,24 +903,34 @@ class Round:
                 # the start of a turn: draw while the stock lasts; take the discard
                 # (turn.take_discard) into a grid that has a card to give for it; call
                 # (call.timing "before-draw", from call.earliest turns on); look at the
-                # opening positions again, once a round (opening.re_peek)
-                ids = [base + _DRAW] if self._stock else []
+                # opening positions again, once a round (opening.re_peek). Which of the
+                # four make a bit each; the ids of each combination are made once
+                # (_start_id_table), so no id is computed here
+                can = _DRAW_OK if self._stock else 0
                 if self._take_ok and self._discard and self._slots[p].count(-1) < self._P:
-                    ids.append(base + _TAKE)
+                    can |= _TAKE_OK
                 if (
                     self._call_first
                     and self._caller < 0
                     and (not self._earliest or min(self._turns) >= self._earliest)
                 ):
-                    ids.append(base + _CALL)
+                    can |= _CALL_OK
                 if self._re_peek_ok and not self._repeek_used >> p & 1 and self._opening_seen[p]:
-                    ids.append(base + _REPEEK)
+                    can |= _REPEEK_OK
+                ids = list(self._start_ids[p << 4 | can])
             else:
                 # a card drawn or taken to place: discard it (a drawn card only), put it
                 # in a filled position, or exchange equal cards for it (turn.exchange_equal)
-                ids = [base + _DISCARD] if phase is _DRAWN else []
                 replace = self._layout_cache.get(~p)
-                ids.extend(self._replace_ids(p) if replace is None else replace)
+                if replace is None:
+                    replace = self._replace_ids(p)
+                if phase is _DRAWN:
+                    placed = self._layout_cache.get(_DRAWN_KEY + p)
+                    if placed is None:  # the discard, then the replaces (cached like them)
+                        placed = self._layout_cache[_DRAWN_KEY + p] = (base + _DISCARD, *replace)
+                    ids = list(placed)
+                else:
+                    ids = list(replace)
                 if self._exchange_ok:
                     o = base + self.space.o_exchange
                     ids.extend([o + m for m in self._exchange_masks(p)])
@@ -1293,7 +1346,7 @@ class Round:
 
     # ------------------------------------------------------------------ transitions
     def _pass(self, p: int) -> None:
-        self._events.append(_new_event(Event, (_EV_PASS, p, (), (), None, "")))
+        self._events.append(_new_event(_EVENT, (_EV_PASS, p, (), (), None, "")))
         if self._phase is _CLOSING:
             self._window_tried |= 1 << p
         else:
@@ -1301,7 +1354,7 @@ class Round:
 
     def _skip(self, p: int) -> None:
         if not self._power_unannounced():
-            self._events.append(_new_event(Event, (_EV_SKIP, p, (), (), None, "")))
+            self._events.append(_new_event(_EVENT, (_EV_SKIP, p, (), (), None, "")))
         self._end_power()
 
     def _choose_opening(self, p: int, positions: tuple[int, ...]) -> None:
@@ -1324,7 +1377,7 @@ class Round:
                 positions.append((p, pos))
                 cards.append(self.deck[c])
         self._events.append(
-            _new_event(Event, (_EV_RE_PEEK, p, tuple(positions), tuple(cards), self._only[p], ""))
+            _new_event(_EVENT, (_EV_RE_PEEK, p, tuple(positions), tuple(cards), self._only[p], ""))
         )
 
     def _draw(self, p: int) -> None:
@@ -1333,7 +1386,7 @@ class Round:
         self._from_stock = True
         self._known[c] = 1 << p
         self._events.append(
-            _new_event(Event, (_EV_DRAW, p, (), (self.deck[c],), self._only[p], ""))
+            _new_event(_EVENT, (_EV_DRAW, p, (), (self.deck[c],), self._only[p], ""))
         )
         power = self._power[c]
         if power is not None and self._draw_timing:
@@ -1348,7 +1401,7 @@ class Round:
         self._known[c] = self._ALL
         self._window_open = False
         self._window_won = False
-        self._events.append(_new_event(Event, (_EV_TAKE, p, (), (self.deck[c],), None, "")))
+        self._events.append(_new_event(_EVENT, (_EV_TAKE, p, (), (self.deck[c],), None, "")))
         self._phase = _TAKEN
 
     def _open_window(self, p: int) -> None:
@@ -1368,7 +1421,7 @@ class Round:
         self._discard.append(old)
         self._known[old] = self._ALL
         self._events.append(
-            _new_event(Event, (_EV_REPLACE, p, ((p, i + 1),), (self.deck[old],), None, ""))
+            _new_event(_EVENT, (_EV_REPLACE, p, self._places[p][i], (self.deck[old],), None, ""))
         )
         if self._snapping:
             self._open_window(p)
@@ -1389,7 +1442,7 @@ class Round:
         self._drawn = -1
         self._discard.append(c)
         self._known[c] = self._ALL
-        self._events.append(_new_event(Event, (_EV_DISCARD, p, (), (self.deck[c],), None, "")))
+        self._events.append(_new_event(_EVENT, (_EV_DISCARD, p, (), (self.deck[c],), None, "")))
         self._open_window(p)
         power = self._power[c]
         if power is not None and not self._draw_timing and self._from_stock:
@@ -1415,7 +1468,7 @@ class Round:
                 self._discard.append(c)
                 self._known[c] = self._ALL
             row[indices[0]] = drawn
-            self._events.append(_new_event(Event, (_EV_EXCHANGE, p, positions, cards, None, "")))
+            self._events.append(_new_event(_EVENT, (_EV_EXCHANGE, p, positions, cards, None, "")))
             self._open_window(p)
         else:
             for i in indices:
@@ -1437,7 +1490,7 @@ class Round:
                 self._discard.append(drawn)
                 self._emit(
                     _new_event(
-                        Event,
+                        _EVENT,
                         (
                             _EV_FAILED_EXCHANGE,
                             p,
@@ -1460,7 +1513,7 @@ class Round:
         self._after_power_drawn = after_drawn
         if not self._power_unannounced():
             self._events.append(
-                _new_event(Event, (_EV_POWER, p, (), (self.deck[card],), None, power.name))
+                _new_event(_EVENT, (_EV_POWER, p, (), (self.deck[card],), None, power.name))
             )
         self._phase = _POWER
 
@@ -1499,7 +1552,9 @@ class Round:
         self._known[c] |= 1 << p
         self._peeked.append(g)
         self._events.append(
-            _new_event(Event, (_EV_PEEK, p, ((owner, i + 1),), (self.deck[c],), self._only[p], ""))
+            _new_event(
+                _EVENT, (_EV_PEEK, p, self._places[owner][i], (self.deck[c],), self._only[p], "")
+            )
         )
         self._advance_power()
 
@@ -1545,7 +1600,7 @@ class Round:
             )
         else:
             self._events.append(
-                _new_event(Event, (_EV_SWAP, p, ((oa, ia + 1), (ob, ib + 1)), (), None, ""))
+                _new_event(_EVENT, (_EV_SWAP, p, ((oa, ia + 1), (ob, ib + 1)), (), None, ""))
             )
         self._advance_power()
 
@@ -1571,7 +1626,7 @@ class Round:
                     self._window_won = True
                 else:
                     self._window_open = False
-            self._events.append(_new_event(Event, (_EV_SNAP, p, positions, shown, None, "")))
+            self._events.append(_new_event(_EVENT, (_EV_SNAP, p, positions, shown, None, "")))
             owner = slots[0] // P
             if owner != p and any(c >= 0 for c in self._slots[p]):
                 self._snapper = p
@@ -1607,7 +1662,7 @@ class Round:
         for c in cards:
             self._known[c] |= bits
         note = "too late" if self._window_won else ""
-        self._events.append(_new_event(Event, (_EV_WRONG_SNAP, p, positions, shown, who, note)))
+        self._events.append(_new_event(_EVENT, (_EV_WRONG_SNAP, p, positions, shown, who, note)))
         self._penalise(p, snap.penalty_cards)
 
     def _penalise(self, p: int, count: int) -> None:
@@ -1617,7 +1672,7 @@ class Round:
                 self._recycle()
             if not self._stock:
                 self._events.append(
-                    _new_event(Event, (_EV_PENALTY, p, (), (), None, "the stock is empty"))
+                    _new_event(_EVENT, (_EV_PENALTY, p, (), (), None, "the stock is empty"))
                 )
                 break
             c = self._stock.pop()
@@ -1631,7 +1686,9 @@ class Round:
             row[j] = c
             self._layout_changed()
             self._known[c] = 0
-            self._events.append(_new_event(Event, (_EV_PENALTY, p, ((p, j + 1),), (), None, "")))
+            self._events.append(
+                _new_event(_EVENT, (_EV_PENALTY, p, self._places[p][j], (), None, ""))
+            )
         self._check_stock()
 
     def _check_stock(self) -> None:
@@ -1653,7 +1710,7 @@ class Round:
         self._layout_changed()
         self._penalty_of.pop(c, None)
         self._events.append(
-            _new_event(Event, (_EV_GIVE, p, ((p, i + 1), (owner, ti + 1)), (), None, ""))
+            _new_event(_EVENT, (_EV_GIVE, p, ((p, i + 1), (owner, ti + 1)), (), None, ""))
         )
         self._phase = self._give_return
         self._snapper = -1
@@ -1681,7 +1738,7 @@ class Round:
             if self._caller_locked:  # only a locked grid changes what may be snapped
                 self._layout_changed()
             self._final = self._final_queue(p)
-            self._events.append(_new_event(Event, (_EV_CALL, p, (), (), None, "empty grid")))
+            self._events.append(_new_event(_EVENT, (_EV_CALL, p, (), (), None, "empty grid")))
 
     def _final_queue(self, caller: int) -> list[int]:
         """The final turns after a call by ``caller`` during the current player's turn.
@@ -1708,7 +1765,7 @@ class Round:
         if self._caller_locked:  # only a locked grid changes what may be snapped
             self._layout_changed()
         self._final = self._final_queue(p)
-        self._events.append(_new_event(Event, (_EV_CALL, p, (), (), None, "")))
+        self._events.append(_new_event(_EVENT, (_EV_CALL, p, (), (), None, "")))
         self._end_turn()
 
     def _main_action_done(self, p: int) -> None:
@@ -1782,7 +1839,7 @@ class Round:
         for c in cards:
             self._known[c] = 0
         self._events.append(
-            _new_event(Event, (_EV_RECYCLE, -1, (), (), None, f"{len(cards)} cards"))
+            _new_event(_EVENT, (_EV_RECYCLE, -1, (), (), None, f"{len(cards)} cards"))
         )
 
     def _end(self, reason: str, *, empty_winner: int | None = None) -> None:
@@ -1814,7 +1871,7 @@ class Round:
             empty_winner=empty_winner,
             values=values,
         )
-        self._events.append(_new_event(Event, (_EV_END, -1, (), (), None, reason)))
+        self._events.append(_new_event(_EVENT, (_EV_END, -1, (), (), None, reason)))
 
     # ------------------------------------------------------------------ views
     def view(self, player: SupportsIndex) -> PlayerView:
@@ -1938,6 +1995,8 @@ class Round:
         new._power = self._power
         new._only = self._only
         new._turn_event = self._turn_event
+        new._places = self._places
+        new._start_ids = self._start_ids
         new._per = self._per
         new._o_replace = self._o_replace
         new._size = self._size

@@ -19,6 +19,7 @@ import json
 import secrets
 import time
 from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -78,7 +79,11 @@ class GameServer:
             max_tables=config.max_tables,
             max_bytes=config.max_bytes,
             auto_bots=False,
+            defer_writes=True,
         )
+        # the store is written by one thread, in the order of the changes, so a save's
+        # fsync never holds up the event loop (see flush)
+        self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cambio-store")
         self.tokens: dict[str, tuple[str, int | None]] = {}
         for table in self.engine:
             self._index(table)
@@ -138,6 +143,18 @@ class GameServer:
             "expires": table.meta["expires"],
         }
 
+    # -- the store ---------------------------------------------------------------------
+    async def flush(self) -> None:
+        """Write the changes made since the last flush to the store (atomically, one
+        table at a time, in the writer thread) and return once they are on disk: a
+        change is acknowledged only after this, so a crash loses no acknowledged action,
+        and other connections are served while the disk works."""
+        unsaved = self.engine.take_unsaved()
+        if unsaved:
+            await asyncio.get_running_loop().run_in_executor(
+                self._writer, _write_all, self.engine, unsaved
+            )
+
     # -- pushing -----------------------------------------------------------------------
     def update_for(self, table: Table, conn: _Connection) -> dict[str, Any]:
         events = table.events(conn.seat, conn.sent)
@@ -170,6 +187,7 @@ class GameServer:
             if self.engine.tables.get(table.name) is not table or not table.bot_step():
                 return
             self.engine.persist(table)
+            await self.flush()
             await self.broadcast(table)
 
     async def stop(self) -> None:
@@ -178,6 +196,10 @@ class GameServer:
         for task in self._drivers.values():
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        try:
+            await self.flush()
+        finally:
+            self._writer.shutdown(wait=True)
 
     # -- one connection's requests -----------------------------------------------------
     def _rate(self, conn: _Connection) -> None:
@@ -281,6 +303,12 @@ class GameServer:
             while True:
                 text = await socket.receive_text()
                 reply, changed = self.answer(conn, text)
+                try:
+                    await self.flush()
+                except OSError as error:  # the disk refused: say so rather than ack
+                    reply = ProtocolError(
+                        "internal", f"the table could not be saved: {error}"
+                    ).reply(reply.get("reply_to"))
                 await socket.send_text(json.dumps(reply))
                 if changed:
                     await self.broadcast(table)
@@ -294,6 +322,12 @@ class GameServer:
             conns = self.connections.get(table.name, [])
             if conn in conns:
                 conns.remove(conn)
+
+
+def _write_all(engine: Engine, unsaved: dict[str, str | None]) -> None:
+    """Write each table's save (or remove its file) in order: the writer thread's job."""
+    for name, text in unsaved.items():
+        engine.write_saved(name, text)
 
 
 _ALL_REQUESTS = frozenset(
@@ -350,6 +384,11 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             reply = server().create(data)
         except ProtocolError as error:
             return JSONResponse(error.reply(), status_code=_STATUS.get(error.code, 400))
+        try:
+            await server().flush()
+        except OSError as exc:
+            unsaved = ProtocolError("internal", f"the table could not be saved: {exc}")
+            return JSONResponse(unsaved.reply(), status_code=500)
         base = str(request.base_url).rstrip("/")
         reply["links"] = {s: f"{base}/#join={t}" for s, t in reply["tokens"].items()}
         reply["spectator_link"] = f"{base}/#watch={reply['spectator']}"
