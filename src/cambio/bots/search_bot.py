@@ -16,8 +16,11 @@ card it knows matches), which it carries for that purpose.
 The budget is a number of playouts per decision (``playouts``; reproducible under a
 seed) and, optionally, a time limit per decision (``time_limit`` seconds; then the
 decisions depend on the machine's speed). It searches at tables of at most
-``search_players`` players (two by default) and plays its style's choices at larger
-ones, where the search's changes lost on the same deals.
+``search_players`` players (two by default). At larger ones, where that search's
+changes lost on the same deals, it plays its style's choices but aims its blind swaps
+by weighed samples of the hidden cards (:meth:`SearchBot.beliefs`) and searches its
+final turn after another player's call, with samples weighed by the call too
+(:func:`call_log_weight`).
 
 >>> import cambio
 >>> from cambio.bots import MemoryBot, SearchBot, SearchBotConfig, play_round
