@@ -29,7 +29,8 @@ HERE = Path(__file__).resolve().parent
 
 # the modules mypyc compiles: the engine's hot path (a round's state machine, its
 # events, views, cards, scoring, the per-table tables it derives, the bot driver and the
-# random bot, which simulations and playouts run by the million, and simulate's loop).
+# random bot, which simulations and playouts run by the million, simulate's loop, and
+# determinize, which a searching bot calls at every decision).
 # actions.py stays Python: Action is the boundary where callers hand in anything (an
 # Action(DRAW, 0.0) must reach the engine and be refused with IllegalActionError, where
 # a compiled class would raise TypeError on construction).
@@ -43,6 +44,7 @@ COMPILED = [
     "bots/driver",
     "bots/random_bot",
     "simulate",
+    "determinize",
 ]
 
 

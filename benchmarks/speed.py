@@ -19,6 +19,16 @@ each figure for both and the compiled build's speed-up on the bare engine loop a
 
     .venv/bin/python benchmarks/speed.py --other .venv-compiled/bin/python
 
+Against an older revision of the engine (the memory-bot target of issue 17 is twice the
+decisions per second of the code the issue was filed against, commit ``c37d725``):
+``--baseline REV`` takes that revision's ``src`` (and the ``variants`` its tables load
+from) with ``git archive`` from the repository this script lives in, runs it in a
+subprocess with the same interpreter (its own ``PYTHONPATH``), and measures its
+``simulate`` with three memory bots, the same call, one repetition in turn with this
+tree's, so a busy machine slows both alike::
+
+    PYTHONPATH=src python benchmarks/speed.py --baseline c37d725
+
 This is a measurement, not a test: the exit code is 0 whatever the figures.
 """
 
@@ -26,12 +36,15 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import io
 import json
 import os
 import random
 import statistics
 import subprocess
 import sys
+import tarfile
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -84,6 +97,115 @@ def _median_us(fn: Any, samples: int, batch: int) -> float:
     return statistics.median(per)
 
 
+# a target that holds in another form too, printed after its line
+TARGET_NOTES = {
+    "simulate_memory_ratio": "or >= 2x the issue's checkout (c37d725) with --baseline",
+}
+
+# the memory-bot target's other form: this tree's simulate figure over REV's
+BASELINE_TARGET = 2.0
+BASELINE_KEY = "simulate_memory_vs_baseline"
+
+# what the baseline's subprocess runs: the memory-bot simulate call of _simulate, timed
+# by CPU time, once per line read on stdin (so the parent interleaves the two sides)
+_BASELINE_WORKER = """
+import json, sys, time
+import cambio
+
+def run(games):
+    t = time.process_time()
+    report = cambio.simulate("practice", 3, ["memory"] * 3, games, seed=1)
+    return report.decisions, max(time.process_time() - t, 1e-9)
+
+run(1)  # warm up: imports the bots and reads the table
+print(json.dumps({"cambio": cambio.__file__}), flush=True)
+for line in sys.stdin:
+    n, cpu = run(int(line))
+    print(json.dumps({"decisions": n, "cpu": cpu}), flush=True)
+"""
+
+
+class Baseline:
+    """An older revision's ``src`` and ``variants`` (``git archive REV src variants``: a
+    source checkout finds its tables beside ``src``) in a temporary directory, with a
+    subprocess of the same interpreter that imports it and measures its memory-bot
+    ``simulate`` whenever asked (:meth:`measure`)."""
+
+    def __init__(self, rev: str) -> None:
+        self.rev = rev
+        self._dir = tempfile.TemporaryDirectory(prefix="cambio-baseline-")
+        root = Path(self._dir.name)
+        top = _git("rev-parse", "--show-toplevel").strip()
+        archive = subprocess.run(
+            ["git", "-C", top, "archive", "--format=tar", rev, "src", "variants"],
+            capture_output=True,
+            check=False,
+        )
+        if archive.returncode != 0:
+            self.close()
+            raise SystemExit(
+                f"--baseline: git cannot archive {rev!r}: "
+                f"{archive.stderr.decode(errors='replace').strip()}"
+            )
+        with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
+            tar.extractall(root, filter="data")
+        src = root / "src"
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+        env["PYTHONPATH"] = str(src)
+        self._proc = subprocess.Popen(
+            [sys.executable, "-c", _BASELINE_WORKER],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+        first = self._read()
+        where = Path(first["cambio"]).resolve()
+        if src.resolve() not in where.parents:
+            self.close()
+            raise SystemExit(f"--baseline: the subprocess imported {where}, not {src}")
+
+    def _read(self) -> dict[str, Any]:
+        assert self._proc.stdout is not None
+        line = self._proc.stdout.readline()
+        if not line:
+            self.close()
+            raise SystemExit(f"--baseline: the subprocess running {self.rev} failed")
+        out: dict[str, Any] = json.loads(line)
+        return out
+
+    def measure(self, games: int) -> tuple[int, float]:
+        """(decisions, CPU seconds) of REV's ``simulate`` of ``games`` memory-bot rounds."""
+        assert self._proc.stdin is not None
+        self._proc.stdin.write(f"{games}\n")
+        self._proc.stdin.flush()
+        out = self._read()
+        return int(out["decisions"]), float(out["cpu"])
+
+    def close(self) -> None:
+        proc = getattr(self, "_proc", None)
+        if proc is not None:
+            if proc.stdin is not None:
+                proc.stdin.close()
+            proc.wait(timeout=60)
+            if proc.stdout is not None:
+                proc.stdout.close()
+            self._proc = None
+        self._dir.cleanup()
+
+
+def _git(*args: str) -> str:
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(HERE), *args], capture_output=True, text=True, check=False
+        )
+    except OSError as err:  # no git at all
+        raise SystemExit(f"--baseline needs git: {err}") from None
+    if done.returncode != 0:
+        raise SystemExit(f"--baseline needs a git checkout: {done.stderr.strip()}")
+    return done.stdout
+
+
 def _lean(path: Path | None, rounds: int) -> float | None:
     """Decisions per CPU-second of the lean loop, or None when it is not available."""
     if path is None or not path.is_file():
@@ -101,7 +223,7 @@ def _lean(path: Path | None, rounds: int) -> float | None:
     return actions / max(time.process_time() - t, 1e-9)
 
 
-def measure(args: argparse.Namespace) -> dict[str, Any]:
+def measure(args: argparse.Namespace, baseline: Baseline | None = None) -> dict[str, Any]:
     q = args.quick
     reps = 1 if q else args.repeat
     ref_rounds, eng_rounds = (20, 10) if q else (1500, 300)
@@ -131,7 +253,14 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         for variant in ("practice", "snap", "penalty"):
             n, cpu = _cpu_rate(lambda v=variant: _simulate(v, ["random"] * 3, games))
             rates[variant] = n / cpu
-        n, cpu = _cpu_rate(lambda: _simulate("practice", ["memory"] * 3, max(2, games // 3)))
+        memory_games = max(2, games // 3)
+        n, cpu = _cpu_rate(lambda g=memory_games: _simulate("practice", ["memory"] * 3, g))
+        if baseline is not None:
+            # the same call on the older revision, right after this tree's
+            old_n, old_cpu = baseline.measure(memory_games)
+            note("baseline_memory_dps", old_n / old_cpu)
+            note("baseline_decisions", old_n)
+            note("memory_decisions", n)
         note("simulate_random_dps", rates["nocall"])
         note("simulate_memory_dps", n / cpu)
         note("simulate_random_ratio", rates["nocall"] / ref)
@@ -163,6 +292,15 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         key: {"target": target, "kind": kind, "met": _met(out[key], target, kind)}
         for key, _, _, target, kind in TARGETS
     }
+    if baseline is not None:
+        # best of this tree's over best of the baseline's, measured in turn
+        ratio = out["simulate_memory_dps"] / out["baseline_memory_dps"]
+        out[BASELINE_KEY] = ratio
+        out["baseline"] = baseline.rev
+        met = ratio >= BASELINE_TARGET
+        out["targets"][BASELINE_KEY] = {"target": BASELINE_TARGET, "kind": "min", "met": met}
+        # the memory target holds in either form
+        out["targets"]["simulate_memory_ratio"]["met"] |= met
     out["repeat"] = reps
     out["python"] = sys.version.split()[0]
     out["compiled"] = bool(getattr(cambio, "compiled", False))
@@ -268,12 +406,27 @@ def report(out: dict[str, Any]) -> str:
             f"lean loop:      {out['lean_dps']:,.0f} (the reference loop is "
             f"{out['reference_vs_lean']:.2f} of it; for the record)"
         )
+    rows = [(key, what, unit, target, kind) for key, what, unit, target, kind in TARGETS]
+    if BASELINE_KEY in out:
+        rev = out["baseline"]
+        lines.append(
+            f"simulate memory at {rev}: {out['baseline_memory_dps']:,.0f} "
+            f"({out['baseline_decisions']:.0f} decisions; this tree "
+            f"{out['memory_decisions']:.0f})"
+        )
+        what = f"simulate, 3 memory bots, this tree / {rev}"
+        rows.append((BASELINE_KEY, what, "x", BASELINE_TARGET, "min"))
+    width = max(44, *(len(row[1]) for row in rows))
     lines.append("")
-    lines.append(f"{'figure':44} {'measured':>10} {'target':>10}  ")
-    for key, what, unit, target, kind in TARGETS:
+    lines.append(f"{'figure':{width}} {'measured':>10} {'target':>10}  ")
+    for key, what, unit, target, kind in rows:
         sign = ">=" if kind == "min" else "<="
         ok = "ok" if out["targets"][key]["met"] else "MISSED"
-        lines.append(f"{what:44} {out[key]:10.3f} {sign} {target:<7g} {unit:5} {ok}")
+        note = TARGET_NOTES.get(key)
+        if note is not None:
+            ok += f" ({note}"
+            ok += f": {out[BASELINE_KEY]:.2f}x {out['baseline']})" if BASELINE_KEY in out else ")"
+        lines.append(f"{what:{width}} {out[key]:10.3f} {sign} {target:<7g} {unit:5} {ok}")
     return "\n".join(lines)
 
 
@@ -294,16 +447,31 @@ def parser() -> argparse.ArgumentParser:
         metavar="PYTHON",
         help="the interpreter of the other build (pure or compiled): report both side by side",
     )
+    ap.add_argument(
+        "--baseline",
+        metavar="REV",
+        help="also measure simulate with 3 memory bots at git revision REV (its src, from "
+        "git archive, run by this interpreter in a subprocess), in turn with this tree's, "
+        "and report this tree / REV (target >= 2 for REV c37d725, the issue's checkout)",
+    )
     return ap
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parser().parse_args(argv)
+    ap = parser()
+    args = ap.parse_args(argv)
     if args.other:
+        if args.baseline:
+            ap.error("--baseline and --other measure different things: use one of them")
         both = compare(args)
         print(json.dumps(both, indent=2) if args.json else compare_report(both))
         return 0
-    out = measure(args)
+    baseline = Baseline(args.baseline) if args.baseline else None
+    try:
+        out = measure(args, baseline)
+    finally:
+        if baseline is not None:
+            baseline.close()
     print(json.dumps(out, indent=2) if args.json else report(out))
     return 0
 

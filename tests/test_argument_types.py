@@ -20,6 +20,7 @@ Two halves:
 from __future__ import annotations
 
 import ast
+import random
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -31,9 +32,10 @@ from cambio.arguments import flag, items, number, optional_whole, text, whole
 from cambio.bots import RandomBot, play_round
 from cambio.cards import build_deck, card_to_json
 from cambio.derived import shuffled_range
+from cambio.determinize import InfoSet, determinize
 from cambio.errors import IllegalActionError, PositionError
 from cambio.scoring import placements, score_hands, score_round, team_of, teams_of
-from cambio.simulate import simulate, wilson_interval
+from cambio.simulate import play_chunk, simulate, wilson_interval
 
 ROOT = Path(__file__).resolve().parent.parent
 R = RuleSet()
@@ -416,7 +418,25 @@ CASES: list[tuple[str, Callable[[], object], type[Exception], str]] = [
         TypeError,
         "seed must be a whole number, got 1.5",
     ),
+    (
+        "RandomBot.act(legal=[])",
+        lambda: RandomBot(1).act(None, []),
+        ValueError,
+        "no legal action to choose from",
+    ),
+    (
+        "RandomBot.act(view=5, legal=[])",
+        lambda: RandomBot(1).act(5, []),
+        ValueError,
+        "no legal action to choose from",
+    ),
     # simulate
+    (
+        "play_chunk(5)",
+        lambda: play_chunk(5),
+        TypeError,
+        "task must be a ChunkTask, got 5",
+    ),
     (
         "simulate(rules=5)",
         lambda: simulate(5, 2, ["random"] * 2, 2, 1),
@@ -477,7 +497,67 @@ CASES: list[tuple[str, Callable[[], object], type[Exception], str]] = [
         TypeError,
         "z must be a number, got 'x'",
     ),
+    # determinize
+    (
+        "determinize(view=5)",
+        lambda: determinize(5, R, random.Random(1)),
+        TypeError,
+        "expected a PlayerView, got 5",
+    ),
+    (
+        "determinize(rules='practice')",
+        lambda: determinize(_duel().view(0), "practice", random.Random(1)),
+        TypeError,
+        "expected a RuleSet, got 'practice'",
+    ),
+    (
+        "determinize(rng=1)",
+        lambda: determinize(_duel().view(0), R, 1),
+        TypeError,
+        "rng must be a random.Random, got 1",
+    ),
+    (
+        "InfoSet(view=None)",
+        lambda: InfoSet(None, R),
+        TypeError,
+        "expected a PlayerView, got None",
+    ),
+    (
+        "InfoSet(evidence=1)",
+        lambda: InfoSet(_duel().view(0), R, evidence=1),
+        TypeError,
+        "evidence must be True or False, got 1",
+    ),
+    (
+        "InfoSet.sample(rng='x')",
+        lambda: InfoSet(_duel().view(0), R).sample("x"),
+        TypeError,
+        "rng must be a random.Random, got 'x'",
+    ),
+    (
+        "InfoSet.assignment(rng=None)",
+        lambda: InfoSet(_duel().view(0), R).assignment(None),
+        TypeError,
+        "rng must be a random.Random, got None",
+    ),
+    (
+        "InfoSet.build(assign=(1, 2))",
+        lambda: InfoSet(_duel().view(0), R).build((1, 2), random.Random(1)),
+        TypeError,
+        "assign must be a list of 52 faces, as assignment() gives, got (1, 2)",
+    ),
+    (
+        "InfoSet.build(rng=2.5)",
+        lambda: _build_with(2.5),
+        TypeError,
+        "rng must be a random.Random, got 2.5",
+    ),
 ]
+
+
+def _build_with(rng: object) -> object:
+    info = InfoSet(_duel().view(0), R)
+    return info.build(info.assignment(random.Random(1)), rng)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(
@@ -512,6 +592,15 @@ def test_whole_numbers_that_are_not_ints_are_taken_alike() -> None:
     assert wilson_interval(_Index(1), _Index(2)) == wilson_interval(1, 2)
 
 
+def test_the_random_bot_reads_no_view_in_either_build() -> None:
+    # it declares needs_view = False: whatever stands in the view's place is ignored
+    r = _round()
+    legal = r.legal_actions(r.to_act)
+    assert legal
+    assert RandomBot(4).act(5, legal) == RandomBot(4).act(None, legal)
+    assert RandomBot(4, snap_rate=1.0).react("x", []) is None
+
+
 def test_the_checks_themselves() -> None:
     assert whole("n", 3) == 3 and type(whole("n", _Index(4))) is int
     assert optional_whole("n", None) is None
@@ -539,14 +628,14 @@ def _compiled_modules() -> list[str]:
 
 
 def _native_classes(trees: dict[str, ast.Module]) -> set[str]:
-    """Classes mypyc compiles to native classes: plain classes (attrs classes, named
-    tuples, enums and protocols stay Python classes mypyc does not check on entry)."""
+    """Classes of the compiled modules whose instances mypyc checks on entry: plain
+    classes and attrs classes (a ``PlayerView`` parameter refuses an ``int`` with
+    "cambio.views.PlayerView object expected"); named tuples, enums and protocols stay
+    Python classes mypyc does not check on entry."""
     out = set()
     for tree in trees.values():
         for node in tree.body:
             if not isinstance(node, ast.ClassDef):
-                continue
-            if any("attrs" in ast.unparse(d) for d in node.decorator_list):
                 continue
             bases = {ast.unparse(b) for b in node.bases}
             if bases & {"NamedTuple", "enum.Enum", "enum.IntEnum", "Protocol", "Exception"}:
@@ -612,6 +701,7 @@ def test_no_public_parameter_of_a_compiled_module_is_checked_by_mypyc() -> None:
                 if parts:
                     found.append(f"{module}.{name}({arg.arg}: {ast.unparse(arg.annotation)})")
     assert seen > 40  # the check looked at the modules' parameters
+    assert "PlayerView" in native  # an attrs class of a compiled module is checked too
     assert not found, (
         "parameters a compiled build would refuse with mypyc's own message: type them as "
         "SupportsIndex or cambio.arguments.Arg[...] and check them in the function: "

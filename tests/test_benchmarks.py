@@ -128,6 +128,34 @@ def test_speed_reports_every_figure_with_its_target() -> None:
         assert {"target", "kind", "met"} <= set(out["targets"][key])
 
 
+def _has_revision(rev: str) -> bool:
+    """Whether git can read ``rev`` in this checkout (not in a shallow clone without it,
+    nor where git or the repository is missing)."""
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(BENCH), "cat-file", "-e", f"{rev}^{{commit}}"],
+            capture_output=True,
+            timeout=30,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return done.returncode == 0
+
+
+def test_speed_measures_an_older_revision_beside_this_tree() -> None:
+    rev = "c37d725"  # the code issue 17 was filed against
+    if not _has_revision(rev):
+        pytest.skip(f"git or revision {rev} is not available here")
+    out = _run("speed.py", "--quick", "--baseline", rev)
+    assert out["baseline"] == rev
+    assert out["baseline_decisions"] > 0 and out["memory_decisions"] > 0
+    assert out["baseline_memory_dps"] > 0
+    assert out["simulate_memory_vs_baseline"] > 0
+    target = out["targets"]["simulate_memory_vs_baseline"]
+    assert target["target"] == 2.0 and target["kind"] == "min"
+
+
 def test_server_benchmark_runs() -> None:
     out = _run("bench_server.py", "--tables", "2")
     for key in ("actions", "actions_per_second", "p50_ms", "p95_ms", "errors", "failed_tables"):

@@ -581,8 +581,11 @@ class ActionList(Sequence[Action]):
         space = self._space
         snaps = space.snap_flags
         cache = space._decode_cache
-        decode = self._decode
-        return [cache[a] if a in cache else decode(a) for a in self.ids if not snaps[a]]
+        try:
+            return [cache[a] for a in self.ids if not snaps[a]]  # each decoded before
+        except KeyError:
+            decode = self._decode
+            return [cache[a] if a in cache else decode(a) for a in self.ids if not snaps[a]]
 
     def __len__(self) -> int:
         return len(self.ids)

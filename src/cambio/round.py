@@ -102,7 +102,7 @@ from .errors import IllegalActionError
 from .events import Event, EventKind
 from .rules import Power, RuleSet, Step, as_ruleset, ensure_valid
 from .scoring import RoundResult, score_round
-from .views import GridCache, PlayerView
+from .views import GridCache, PlayerView, _ViewFields
 
 __all__ = ["Phase", "Round"]
 
@@ -189,9 +189,22 @@ _new_event: Final = tuple.__new__  # builds an Event without its keyword-default
 _EVENT: Final = Event
 
 # layout cache keys: p (local snap ids), ~p (replace ids), _GLOBAL_KEY + p (global snap
-# ids), _DRAWN_KEY + p (the discard and replace ids of a drawn card)
+# ids), _DRAWN_KEY + p (the discard and replace ids of a drawn card), _POWER_KEY +
+# 8 * p + the scope's number below (a power step's targets, skip left out)
 _GLOBAL_KEY: Final = 1 << 20
 _DRAWN_KEY: Final = 2 << 20
+_POWER_KEY: Final = 3 << 20
+# the power scopes whose targets depend only on which positions hold a card and on the
+# caller where a table locks its grid (both replace the layout cache when they change);
+# the peeked-* scopes depend on the power's own peeks, so they are worked out each time
+_LAYOUT_SCOPES: Final = {
+    "own": 0,
+    "other": 1,
+    "any": 2,
+    "own-other": 3,
+    "any-two": 4,
+    "other-other": 5,
+}
 
 # the start of a turn: a bit for each action the turn holder may take (see _legal)
 _DRAW_OK: Final = 1
@@ -500,8 +513,9 @@ class Round:
         # the discard pile as cards, for views: rebuilt only when the pile changes
         self._discard_seen: list[int] = []
         self._discard_cards: tuple[Card, ...] = ()
-        # the grids' presence flags for views, and the grids they were read from
-        self._present_of: list[list[int]] = []
+        # the grids' presence flags for views, and the layout cache they were read
+        # under (a new cache object whenever a grid gains or loses a card: see view)
+        self._present_of: object = None
         self._present: tuple[tuple[bool, ...], ...] = ()
         self._stock: list[int] = list(range(len(order) - 1, n * G, -1))
         self._known: list[int] = [0] * len(order)
@@ -640,18 +654,6 @@ class Round:
     # ------------------------------------------------------------------ events
     def _emit(self, event: Event) -> None:
         self._events.append(event)
-
-    def _history(self, player: int, cache: GridCache) -> tuple[Event, ...]:
-        """``player``'s history: every event as that player saw it, as an immutable tuple.
-
-        The tuple is cached per player and extended only by the events logged since
-        (``cache`` makes each hidden twin once), so building views costs little; being
-        a tuple, no holder of a view can change it.
-        """
-        history = self._histories[player]
-        if len(history) < len(self._events):
-            history = self._histories[player] = cache.history(player, history)
-        return history
 
     # ------------------------------------------------------------------ public state
     @property
@@ -1092,14 +1094,32 @@ class Round:
         power = self._power_now
         assert power is not None
         step = power.steps[self._step]
-        sp = self.space
-        if step.action == "peek":
-            ids = [base + sp.o_peek + g for g in self._peek_targets(p, step.scope)]
+        peek = step.action == "peek"
+        scope = _LAYOUT_SCOPES.get(step.scope, -1)
+        if scope >= 0 and (
+            # where a penalty card may not be peeked at (or a swap may not move it into
+            # the grid), the targets depend on where penalty cards lie: not cached
+            (self.rules.snap.penalty_peekable and not self._penalty_blind)
+            if peek
+            else not (self._penalty_blind and self.rules.snap.penalty_position == "after-grid")
+        ):
+            key = _POWER_KEY + 8 * p + scope
+            cached = self._layout_cache.get(key)
+            if cached is None:
+                cached = self._layout_cache[key] = tuple(self._power_targets(p, base, step))
+            ids = list(cached)
         else:
-            ids = sorted(sp.pairs(self._swap_pairs(p, step), base))
+            ids = self._power_targets(p, base, step)
         if not ids or self.rules.powers.optional or step.optional:
             ids.insert(0, base + _SKIP)
         return ids
+
+    def _power_targets(self, p: int, base: int, step: Step) -> list[int]:
+        """The ids of ``step``'s peeks or swaps for ``p`` (a skip is not among them)."""
+        sp = self.space
+        if step.action == "peek":
+            return [base + sp.o_peek + g for g in self._peek_targets(p, step.scope)]
+        return sorted(sp.pairs(self._swap_pairs(p, step), base))
 
     def _snap_eligible(self, p: int) -> bool:
         if not self._snapping or self._window_tried >> p & 1:
@@ -1884,18 +1904,31 @@ class Round:
         known = self._known
         deck = self.deck
         slots = self._slots
+        events = self._events
         cache = self._grid_cache
-        if not cache.serves(self._events, slots, known, deck):
-            cache = self._grid_cache = GridCache(self._events, slots, known, deck, self.players)
-        grids = cache.grids_of(seat, self._result is not None)
-        if slots != self._present_of:
-            # which positions hold a card, rebuilt only when the grids changed: views
-            # of an unchanged table share the same tuple
-            self._present_of = [row[:] for row in slots]
+        if not (
+            cache.events is events
+            and cache.slots is slots
+            and cache.known is known
+            and cache.deck is deck
+        ):  # what cache.serves(...) tells
+            cache = self._grid_cache = GridCache(events, slots, known, deck, self.players)
+        # the player's grids, and its history: every event as it saw it, an immutable
+        # tuple kept per player and extended only by the events logged since its last
+        # view (the cache makes each hidden twin once)
+        history = self._histories[seat]
+        grids, new_history = cache.refresh(seat, self._result is not None, history)
+        if new_history is not history:
+            history = self._histories[seat] = new_history
+        if self._layout_cache is not self._present_of:
+            # which positions hold a card, rebuilt only when a grid may have gained or
+            # lost a card (every such change replaces the layout cache object, see
+            # _layout_changed): views of an unchanged layout share the same tuple
+            self._present_of = self._layout_cache
             self._present = tuple([tuple([c >= 0 for c in row]) for row in slots])
         discard = self._discard
         seen = self._discard_seen
-        if len(discard) != len(seen) or discard != seen:
+        if discard != seen:  # (lists of different lengths compare unequal at once)
             # the pile's cards, rebuilt only when the pile changed: an unchanged pile is
             # the same tuple in every view, and a pile that only grew extends the last
             k = len(seen)
@@ -1923,15 +1956,16 @@ class Round:
         # positional arguments in field order (player, players, grid_size, phase,
         # current, to_act, caller, grids, present, discard, stock_size, holding,
         # holding_from_stock, power, power_step, peeked, window_open, opening_positions,
-        # re_peek_used, turns, history, result): keywords cost a third of the call
-        return PlayerView(
+        # re_peek_used, turns, history, result): keywords cost a third of the call.
+        # Built as its plain storage, then made a (frozen) PlayerView: see _ViewFields
+        view = _ViewFields(
             seat,
             self.players,
             self._G,
             phase,
             self._current,
             self.to_act,
-            self.caller,
+            None if self._caller < 0 else self._caller,  # self.caller
             grids,
             self._present,
             self._discard_cards,
@@ -1943,11 +1977,13 @@ class Round:
             tuple([(g // self._P, g % self._P + 1) for g in self._peeked]) if self._peeked else (),
             self._window_open,
             self._opening_seen[seat],
-            bool(self._repeek_used & bit),
+            (self._repeek_used & bit) != 0,
             tuple(self._turns),
-            self._history(seat, cache),
+            history,
             self._result,
         )
+        view.__class__ = PlayerView
+        return view  # type: ignore[return-value]  # a PlayerView now (cast() is a call)
 
     # ------------------------------------------------------------------ copy, save, load
     def copy(self) -> Round:

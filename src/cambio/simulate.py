@@ -113,8 +113,10 @@ def _seat_of(bot: int, game: int, players: int, rotate: bool) -> int:
     return (bot + game) % players if rotate else bot
 
 
-def play_chunk(task: ChunkTask) -> list[GameRecord]:
+def play_chunk(task: Arg[ChunkTask]) -> list[GameRecord]:
     """Play one chunk of a simulation (a top-level function, so executors can pickle it)."""
+    if not isinstance(task, ChunkTask):
+        raise TypeError(f"task must be a ChunkTask, got {task!r}")
     bots = [make_bot(spec) for spec in task.bots]
     n = task.players
     records = []

@@ -18,7 +18,8 @@ that each player's incremental view equals one built from scratch.
 
 from __future__ import annotations
 
-from typing import SupportsIndex
+from bisect import bisect_left
+from typing import TYPE_CHECKING, SupportsIndex
 
 import attrs
 
@@ -28,11 +29,110 @@ from .events import Event
 from .rules import Step
 from .scoring import RoundResult
 
+if TYPE_CHECKING:
+    from _typeshed import IdentityFunction
+
+try:  # mypyc reads the decorator at compile time; without mypy it does nothing
+    from mypy_extensions import mypyc_attr
+except ImportError:  # pragma: no cover - the pure build without mypy installed
+
+    def mypyc_attr(*attrs: str, **kwattrs: object) -> IdentityFunction:
+        return lambda cls: cls
+
+
 __all__ = ["PlayerView"]
 
 
+@mypyc_attr(native_class=False)
+class _ViewFields:
+    """The storage of a :class:`PlayerView`: its fields as slots, in field order.
+
+    :meth:`Round.view <cambio.round.Round.view>` builds a view as one of these and then
+    makes it a :class:`PlayerView` (``view.__class__ = PlayerView``: the same layout,
+    since ``PlayerView`` adds no slot of its own). A frozen attrs class stores each
+    field through ``object.__setattr__``, 22 calls a view and a fifth of its cost; these
+    plain stores are the interpreter's fastest. Once it is a ``PlayerView`` the object
+    is frozen like any other (``tests/test_view_immutable.py`` attacks such views), and
+    equal to one built by ``PlayerView(...)`` (``tests/test_caches.py``).
+    """
+
+    __slots__ = (  # noqa: RUF023 - PlayerView's fields, in its order
+        "player",
+        "players",
+        "grid_size",
+        "phase",
+        "current",
+        "to_act",
+        "caller",
+        "grids",
+        "present",
+        "discard",
+        "stock_size",
+        "holding",
+        "holding_from_stock",
+        "power",
+        "power_step",
+        "peeked",
+        "window_open",
+        "opening_positions",
+        "re_peek_used",
+        "turns",
+        "history",
+        "result",
+        "__weakref__",
+    )
+
+    def __init__(
+        self,
+        player: int,
+        players: int,
+        grid_size: int,
+        phase: str,
+        current: int,
+        to_act: int | None,
+        caller: int | None,
+        grids: tuple[tuple[Card | None, ...], ...],
+        present: tuple[tuple[bool, ...], ...],
+        discard: tuple[Card, ...],
+        stock_size: int,
+        holding: Card | None,
+        holding_from_stock: bool | None,
+        power: str | None,
+        power_step: Step | None,
+        peeked: tuple[tuple[int, int], ...],
+        window_open: bool,
+        opening_positions: tuple[int, ...],
+        re_peek_used: bool,
+        turns: tuple[int, ...],
+        history: tuple[Event, ...],
+        result: RoundResult | None,
+    ) -> None:
+        self.player = player
+        self.players = players
+        self.grid_size = grid_size
+        self.phase = phase
+        self.current = current
+        self.to_act = to_act
+        self.caller = caller
+        self.grids = grids
+        self.present = present
+        self.discard = discard
+        self.stock_size = stock_size
+        self.holding = holding
+        self.holding_from_stock = holding_from_stock
+        self.power = power
+        self.power_step = power_step
+        self.peeked = peeked
+        self.window_open = window_open
+        self.opening_positions = opening_positions
+        self.re_peek_used = re_peek_used
+        self.turns = turns
+        self.history = history
+        self.result = result
+
+
 @attrs.frozen(slots=True)
-class PlayerView:
+class PlayerView(_ViewFields):
     """One player's legal knowledge of a round at one moment.
 
     ``grids[owner][i]`` is the card at ``owner``'s position ``i + 1`` when the viewer
@@ -146,11 +246,21 @@ class GridCache:
     Every change to what a player knows of a grid position, or to the card lying there,
     comes with an event that names the position (a peek, a replace, a swap, a snap, a
     penalty card, a give, an exchange), or is the end of the round, which shows every
-    card. So a player's grids are rebuilt only for the owners named by the events
-    logged since that player's last view (all of them once the round is over); the
-    other rows, and the whole tuple when nothing changed, are shared with the last
-    view. ``tests/test_caches.py`` compares these grids with grids built from scratch
-    after every action of random rounds on every bundled and on generated tables.
+    card. So only the positions named by the events logged since that player's last
+    view are read again (every position once the round is over); a row is copied only
+    where one of its cards changed, and the other rows (another player's unseen card
+    replaced leaves a row as it was), and the whole tuple when no row changed, are
+    shared with the last view. ``tests/test_caches.py`` compares these grids with grids
+    built from scratch after every action of random rounds on every bundled and on
+    generated tables.
+
+    A round's view calls :meth:`refresh`, which brings a player's grids and history up
+    to date in one pass over the events since that player's last view. Where the two
+    stopped at different points (a copied, loaded or determinized round), :meth:`grids_of`
+    and :meth:`history` do it apart; the latter takes the events since the history's end
+    as one slice of the log and replaces only the private ones the player did not see,
+    found in a list of the private events' indices that reads each logged event once for
+    every player (:meth:`_scan`).
     """
 
     def __init__(
@@ -171,6 +281,10 @@ class GridCache:
         # event index -> the event as a player who did not see its cards sees it (the
         # same for every such player, so made once)
         self.hidden: dict[int, Event] = {}
+        # how many events _scan has read, and the indices of those whose cards only
+        # some players saw (ascending)
+        self.scanned = 0
+        self.private: list[int] = []
 
     def __reduce__(self) -> tuple[object, ...]:
         # pickle and deepcopy (a compiled class has no __dict__ to copy): the memo keeps
@@ -199,13 +313,30 @@ class GridCache:
             and self.deck is deck
         )
 
+    def _scan(self) -> None:
+        """Read the events logged since the last scan: which of them only some players
+        saw (each event is read once, not per player)."""
+        events = self.events
+        m = len(events)
+        j = self.scanned
+        if j > m:
+            # a log that shrank (nothing the engine does): read it all again
+            j = 0
+            self.private = []
+        private = self.private
+        while j < m:
+            e = events[j]
+            if e.seen_by is not None and e.cards:
+                private.append(j)
+            j += 1
+        self.scanned = m
+
     def grids_of(self, player: int, over: bool) -> Grid:
         """``player``'s grids now: each card the player knows, ``None`` elsewhere.
 
         ``over``: the round has ended (every card is shown, so every row is rebuilt).
         """
-        events = self.events
-        m = len(events)
+        m = len(self.events)
         k = self.upto[player]
         grids = self.grids[player]
         if k == m:
@@ -220,24 +351,81 @@ class GridCache:
                 ]
             )
         else:
-            dirty = 0  # a bit per owner named by the new events
-            for e in events[k:]:
-                for o, _ in e.positions:
-                    dirty |= 1 << o
-            if dirty:
+            # only the positions the events since the last view name can have changed:
+            # each is read again, and a row is copied only where a card changed
+            edits: dict[int, list[Card | None]] | None = None
+            for e in self.events[k:m]:
+                for o, pos in e.positions:
+                    c = slots[o][pos - 1]
+                    cell = deck[c] if c >= 0 and known[c] & bit else None
+                    row = None if edits is None else edits.get(o)
+                    if row is None:
+                        if cell is grids[o][pos - 1]:
+                            continue  # the very same card (or unknown before and now)
+                        if edits is None:
+                            edits = {}
+                        row = edits[o] = list(grids[o])
+                    row[pos - 1] = cell
+            if edits is not None:
                 rows = list(grids)
-                o = 0
-                while dirty:
-                    if dirty & 1:
-                        rows[o] = tuple(
-                            [deck[c] if c >= 0 and known[c] & bit else None for c in slots[o]]
-                        )
-                    dirty >>= 1
-                    o += 1
+                for o, edited in edits.items():
+                    rows[o] = tuple(edited)
                 grids = tuple(rows)
         self.upto[player] = m
         self.grids[player] = grids
         return grids
+
+    def refresh(
+        self, player: int, over: bool, history: tuple[Event, ...]
+    ) -> tuple[Grid, tuple[Event, ...]]:
+        """``player``'s grids now (:meth:`grids_of`) and ``history`` (the player's history
+        so far) brought up to date (:meth:`history`), in one pass over the events logged
+        since the player's last view where both stopped at that view (what a round's
+        views do); else by the two methods."""
+        events = self.events
+        m = len(events)
+        k = self.upto[player]
+        grids = self.grids[player]
+        if k != len(history) or k < 0 or k > m or over or len(grids) != len(self.slots):
+            return self.grids_of(player, over), self.history(player, history)
+        if k == m:
+            return grids, history
+        slots, known, deck, hidden = self.slots, self.known, self.deck, self.hidden
+        bit = 1 << player
+        new = events[k:m]
+        edits: dict[int, list[Card | None]] | None = None
+        j = k
+        for e in new:
+            # the positions it names (as grids_of reads them) ...
+            named = e.positions
+            if named:
+                for o, pos in named:
+                    c = slots[o][pos - 1]
+                    cell = deck[c] if c >= 0 and known[c] & bit else None
+                    row = None if edits is None else edits.get(o)
+                    if row is None:
+                        if cell is grids[o][pos - 1]:
+                            continue
+                        if edits is None:
+                            edits = {}
+                        row = edits[o] = list(grids[o])
+                    row[pos - 1] = cell
+            # ... and the event as the player saw it (as history makes it)
+            seen = e.seen_by
+            if seen is not None and player not in seen and e.cards:
+                twin = hidden.get(j)
+                if twin is None:
+                    twin = hidden[j] = e.as_seen_by(player)
+                new[j - k] = twin
+            j += 1
+        if edits is not None:
+            rows = list(grids)
+            for o, edited in edits.items():
+                rows[o] = tuple(edited)
+            grids = tuple(rows)
+        self.upto[player] = m
+        self.grids[player] = grids
+        return grids, history + tuple(new)
 
     def history(self, player: int, history: tuple[Event, ...]) -> tuple[Event, ...]:
         """``history`` (``player``'s history so far) extended by the events logged since,
@@ -249,17 +437,21 @@ class GridCache:
         m = len(events)
         if k >= m:
             return history
-        hidden = self.hidden
-        new: list[Event] = []
-        for j in range(k, m):
-            e = events[j]
-            seen = e.seen_by
-            if seen is not None and player not in seen and e.cards:
-                twin = hidden.get(j)
-                if twin is None:
-                    twin = hidden[j] = e.as_seen_by(player)
-                e = twin
-            new.append(e)
+        if self.scanned != m:
+            self._scan()
+        new = events[k:m]
+        private = self.private
+        i = bisect_left(private, k)
+        if i < len(private):
+            hidden = self.hidden
+            for j in private[i:]:
+                e = events[j]
+                seen = e.seen_by
+                if seen is not None and player not in seen:
+                    twin = hidden.get(j)
+                    if twin is None:
+                        twin = hidden[j] = e.as_seen_by(player)
+                    new[j - k] = twin
         return history + tuple(new)
 
 

@@ -122,7 +122,7 @@ def _play(
     # was handed, found here by identity (what _offered does first), without a call
     decoded, decoded_ids = space._decode_cache, space._decoded_ids
     decisions = 0
-    while not rnd.is_over:
+    while rnd.to_act is not None:  # None once the round is over (an attribute read)
         if decisions >= max_decisions:
             raise BotError(f"the round did not end within {max_decisions} decisions")
         chosen_id = -1

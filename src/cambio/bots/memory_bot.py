@@ -35,12 +35,15 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from itertools import repeat
+from operator import is_not
 from typing import Final
 
 import attrs
 
 from ..actions import Action, ActionKind, ActionList
 from ..cards import Card
+from ..derived import derived
 from ..events import EventKind
 from ..rules import Power, RuleSet
 from ..scoring import team_of
@@ -138,6 +141,8 @@ class MemoryBot:
         self._remembered: dict[Slot, Card] = {}
         self._points: dict[Slot, float] = {}
         self._slot_lists: dict[int, list[Slot]] = {}
+        # per group of seats (a team), their filled slots in seat order (as _slot_lists)
+        self._group_slots: dict[tuple[int, ...], list[Slot]] = {}
         # the grids and presence the memory above was last read from (a view's)
         self._grids_seen: tuple[tuple[Card | None, ...], ...] | None = None
         self._present_seen: tuple[tuple[bool, ...], ...] | None = None
@@ -146,10 +151,19 @@ class MemoryBot:
         self._team_index: tuple[int, list[int]] | None = None
         self._deck_size = 0
         self._deck_sum = 0
+        # read from the rules once per table (see reset)
+        self._call_penalty = 0
+        self._powers_on_discard = False
+        self._by_value = False
+        self._power_by_card: dict[tuple[str, str], Power | None] = {}
         # forgetful memory: slot -> (card, table turn when last seen)
         self._learned: dict[Slot, tuple[Card, int]] = {}
         self._seen_events = 0
         self._now = 0
+        # the non-snap actions of each list of legal ids met, in one action space (act;
+        # not to be changed)
+        self._choices: dict[tuple[int, ...], list[Action]] = {}
+        self._choices_space: object = None
         # per-decision state, rebuilt by _observe
         self._view: PlayerView | None = None
         self._mean = 0.0
@@ -169,12 +183,23 @@ class MemoryBot:
         self.seat = seat
         if rules is not self._rules:
             self._rules = rules
-            cards = rules.deck.cards()
-            self._value = {(c.rank, c.suit): rules.values.of(c) for c in cards}
+            # the deck, each card's points and power, as the engine derives them once
+            # per RuleSet (a new bot reads them without working them out again)
+            table = derived(rules)
+            cards = table.cards
+            self._value = {(c.rank, c.suit): x for c, x in zip(cards, table.values, strict=True)}
             self._deck_size = len(cards)
-            self._deck_sum = sum(self._value[c.rank, c.suit] for c in cards)
-            self._value_of = {}
-            self._valued = []
+            self._deck_sum = sum(table.values)
+            self._call_penalty = max(0, rules.call.penalty)
+            self._powers_on_discard = rules.powers.timing == "discard"
+            self._by_value = rules.snap.match == "value"
+            self._power_by_card = {
+                (c.rank, c.suit): power for c, power in zip(cards, table.powers, strict=True)
+            }
+            # the deck's card objects are the ones every round of this RuleSet deals
+            # (kept alive here, so their ids stay theirs): valued before any is met
+            self._value_of = {id(c): x for c, x in zip(cards, table.values, strict=True)}
+            self._valued = list(cards)
             self._team_of = None
             self._team_index = None
         self._learned = {}
@@ -189,8 +214,20 @@ class MemoryBot:
         """The bot's move from what it remembers (see the module docstring)."""
         self._observe(view)
         if isinstance(legal, ActionList):
-            # the driver's list tells snaps apart by id, without decoding them
-            choices = legal.non_snap_actions() or list(legal)
+            # the driver's list tells snaps apart by id, without decoding them; the same
+            # ids come back often (a turn's start, a power's targets on one layout), so
+            # their actions are kept per list of ids (the space decodes each id to one
+            # object for good, so the kept lists hold the very objects it hands out)
+            space = legal._space
+            if space is not self._choices_space:
+                self._choices_space = space
+                self._choices = {}
+            key = tuple(legal.ids)
+            choices = self._choices.get(key)
+            if choices is None:
+                choices = legal.non_snap_actions() or list(legal)
+                if len(self._choices) < 4096:
+                    self._choices[key] = choices
         else:
             choices = [a for a in legal if a.kind is not _SNAP] or list(legal)
         phase = view.phase
@@ -242,7 +279,8 @@ class MemoryBot:
         """Bring the memory up to date with a new view (the only input the bot has)."""
         if self._rules is None:
             self._rules_or_fail()
-        if view.player != self.seat or len(view.history) < self._seen_events:
+        seen_events = self._seen_events  # 0 unless the memory is forgetful
+        if view.player != self.seat or (seen_events and len(view.history) < seen_events):
             # a view from another seat or a new round without reset: start afresh
             rules = self._rules
             assert rules is not None
@@ -272,10 +310,11 @@ class MemoryBot:
         self._team = cached[2]
         self._totals = {}
         present = view.present
-        if present != self._present_seen:
+        if present is not self._present_seen and present != self._present_seen:
             # the filled slots change only when a card leaves or joins a grid
             self._present_seen = present
             self._slot_lists = {}
+            self._group_slots = {}
         grids = view.grids
         seen = self._grids_seen
         if not forgetful:
@@ -338,12 +377,14 @@ class MemoryBot:
                 width = max(len(row), len(before))
                 before = before + (None,) * (width - len(before))
                 row = row + (None,) * (width - len(row))
-            i = 0
-            for was, card in zip(before, row, strict=True):
-                i += 1
-                if was is card:
-                    continue  # the same card, or unknown in both
-                slot = (owner, i)
+            # the positions whose card changed (the same card, or unknown in both, is
+            # skipped): found by scans in C, as a changed row usually differs in one
+            changed = list(map(is_not, before, row))
+            i = -1
+            for _ in range(changed.count(True)):
+                i = changed.index(True, i + 1)
+                was, card = before[i], row[i]
+                slot = (owner, i + 1)
                 if was is not None:
                     del remembered[slot]
                     del points[slot]
@@ -433,7 +474,16 @@ class MemoryBot:
         pile = view.discard
         last, pile_total = self._pile
         if pile is not last:
-            pile_total = self._discard_total(pile)
+            k = len(last)
+            if len(pile) > k and pile[:k] == last:
+                # the usual change: a card or two discarded since the last view
+                values = self._value_of
+                for card in pile[k:]:
+                    x = values.get(id(card))
+                    pile_total += self._v(card) if x is None else x
+                self._pile = (pile, pile_total)
+            else:
+                pile_total = self._discard_total(pile)
         count = self._deck_size - len(pile)
         total = self._deck_sum - pile_total
         held = view.holding
@@ -500,8 +550,12 @@ class MemoryBot:
         """The estimated points of seats ``key``'s hands (each sum made once per decision)."""
         hit = self._totals.get(key)
         if hit is None:
-            get, mean, slots = self._points.get, self._mean, self._slots
-            hit = self._totals[key] = sum([get(s, mean) for p in key for s in slots(p)])
+            group = self._group_slots.get(key)
+            if group is None:
+                slots = self._slots
+                group = self._group_slots[key] = [s for p in key for s in slots(p)]
+            # each slot's estimate (self._est), summed in slot order
+            hit = self._totals[key] = sum(map(self._points.get, group, repeat(self._mean)))
         return hit
 
     def _team_indices(self) -> list[int]:
@@ -526,7 +580,9 @@ class MemoryBot:
         return {p: total(members) for p, members in self._opponent_team.items()}
 
     def _key(self, card: Card) -> object:
-        return self._v(card) if self._rules_or_fail().snap.match == "value" else card.rank
+        if self._rules is None:
+            self._rules_or_fail()
+        return self._v(card) if self._by_value else card.rank
 
     # ------------------------------------------------------------------ decisions
     def _should_call(self, view: PlayerView) -> bool:
@@ -534,7 +590,7 @@ class MemoryBot:
         mine = self._total(self._team_seats)
         if not self._opponents:
             return mine <= cfg.call_threshold
-        margin = cfg.call_margin + cfg.penalty_caution * max(0, self._rules_or_fail().call.penalty)
+        margin = cfg.call_margin + cfg.penalty_caution * self._call_penalty
         threshold = cfg.call_threshold
         late = view.turns[self.seat] - cfg.call_patience
         if late > 0:
@@ -567,11 +623,13 @@ class MemoryBot:
             return repeek
         if call is not None and self._should_call(view):
             return call
-        top = view.top_discard
+        pile = view.discard
+        top = pile[-1] if pile else None  # view.top_discard
         if take is not None and top is not None:
-            value = self._v(top)
-            get, mean = self._points.get, self._mean  # self._est
-            worst = max([get(s, mean) for s in self._slots(self.seat)], default=0.0)
+            x = self._value_of.get(id(top))  # what self._v(top) reads first
+            value = self._v(top) if x is None else x
+            own = self._slots(self.seat)
+            worst = max(map(self._points.get, own, repeat(self._mean)), default=0.0)  # _est
             if value <= self.config.take_max and worst - value >= self.config.take_gain:
                 return take
         if draw is not None:
@@ -582,7 +640,11 @@ class MemoryBot:
 
     def _place(self, view: PlayerView, choices: Sequence[Action]) -> Action | None:
         held = view.holding
-        held_value = self._mean if held is None else float(self._v(held))
+        if held is None:
+            held_value = self._mean
+        else:
+            x = self._value_of.get(id(held))  # what self._v(held) reads first
+            held_value = float(self._v(held) if x is None else x)
         best: Action | None = None
         best_gain = float("-inf")
         discard: Action | None = None
@@ -611,12 +673,18 @@ class MemoryBot:
         return discard
 
     def _power_of(self, card: Card) -> Power | None:
-        return self._rules_or_fail().powers.power_of(card)
+        key = (card.rank, card.suit)
+        cache = self._power_by_card
+        if key in cache:
+            return cache[key]
+        power = cache[key] = self._rules_or_fail().powers.power_of(card)
+        return power
 
     def _power_useful(self, view: PlayerView, held: Card | None) -> bool:
         """Would discarding the held card give a power worth using?"""
-        rules = self._rules_or_fail()
-        if held is None or not view.holding_from_stock or rules.powers.timing != "discard":
+        if self._rules is None:
+            self._rules_or_fail()
+        if held is None or not view.holding_from_stock or not self._powers_on_discard:
             return False
         power = self._power_of(held)
         if power is None:
@@ -631,7 +699,8 @@ class MemoryBot:
                 if step.scope in ("other", "any") and self.config.peek_opponents:
                     return True
             else:
-                worst = max((self._est(s) for s in self._slots(me)), default=0.0)
+                own = self._slots(me)
+                worst = max(map(self._points.get, own, repeat(self._mean)), default=0.0)
                 if worst - self._mean >= self.config.swap_margin or step.scope.startswith("peeked"):
                     return True
         return False
@@ -666,40 +735,54 @@ class MemoryBot:
         if not peeks:
             return skip
         me = self.seat
-        grid = view.grid_size
         power, index = self._current_power(view)
         later = power.steps[index + 1 :] if power is not None else ()
         swap_scope = next((s.scope for s in later if s.action == "swap"), None)
         remembered = self._remembered  # what self._known reads
-        team = self._team
-        placed = [(a, a.positions[0]) for a in peeks]  # each peek with its target slot
-
-        own_unknown = [a for a, slot in placed if slot[0] == me and slot not in remembered]
-        own_unknown.sort(key=lambda a: (a.positions[0][1] > grid, a.positions[0][1]))
-        opp_unknown = [a for a, slot in placed if slot[0] not in team and slot not in remembered]
-        if opp_unknown:
-            leaders = self._leader_order()
-            opp_unknown.sort(key=lambda a: (leaders.get(a.positions[0][0], 0.0), a.positions[0]))
-        est, mean = self._points.get, self._mean  # self._est
-        margin = self.config.swap_margin
-        own_high = [
-            a
-            for a, slot in placed
-            if slot[0] == me and slot in remembered and est(slot, mean) - mean >= margin
+        # each candidate list below is worked out only where it decides (the first of
+        # equal keys wins, as the first of a stable sort would)
+        if swap_scope in ("peeked-any", "peeked-own"):
+            target = self._opponent_unknown(peeks)
+            if target is not None:
+                return target  # find a low card, then swap it for our worst
+        elif swap_scope in ("peeked-other", "peeked-pair"):
+            est, mean = self._points.get, self._mean  # self._est
+            margin = self.config.swap_margin
+            own_high = [
+                a
+                for a in peeks
+                if (slot := a.positions[0])[0] == me
+                and slot in remembered
+                and est(slot, mean) - mean >= margin
+            ]
+            if own_high:
+                # look at our high card so it can be sent away
+                return min(own_high, key=lambda a: -est(a.positions[0], mean))
+        own_unknown = [
+            a for a in peeks if (slot := a.positions[0])[0] == me and slot not in remembered
         ]
-        own_high.sort(key=lambda a: -est(a.positions[0], mean))
-
-        if swap_scope in ("peeked-any", "peeked-own") and opp_unknown:
-            return opp_unknown[0]  # find a low card, then swap it for our worst
-        if swap_scope in ("peeked-other", "peeked-pair") and own_high:
-            return own_high[0]  # look at our high card so it can be sent away
         if own_unknown:
-            return own_unknown[0]
-        if opp_unknown and (self.config.peek_opponents or swap_scope is not None):
-            return opp_unknown[0]
+            grid = view.grid_size
+            return min(own_unknown, key=lambda a: (a.positions[0][1] > grid, a.positions[0][1]))
+        if self.config.peek_opponents or swap_scope is not None:
+            target = self._opponent_unknown(peeks)
+            if target is not None:
+                return target
         if skip is not None:
             return skip
         return peeks[0]
+
+    def _opponent_unknown(self, peeks: list[Action]) -> Action | None:
+        """The peek at an opponent's card the bot does not know, the leading team's
+        first (then by slot), or ``None`` when there is none."""
+        team, remembered = self._team, self._remembered
+        unknown = [
+            a for a in peeks if (slot := a.positions[0])[0] not in team and slot not in remembered
+        ]
+        if not unknown:
+            return None
+        leaders = self._leader_order()
+        return min(unknown, key=lambda a: (leaders.get(a.positions[0][0], 0.0), a.positions[0]))
 
     def _choose_swap(self, choices: Sequence[Action], skip: Action | None) -> Action | None:
         swaps = [a for a in choices if a.kind is _SWAP]

@@ -84,8 +84,11 @@ class RandomBot:
         if seed is not None:
             self._rng.seed(seed)  # as a fresh random.Random(seed), without making one
 
-    def act(self, view: PlayerView | None, legal: Sequence[Action]) -> Action:
-        """A uniformly random legal action other than a snap (a call only if allowed)."""
+    def act(self, view: Arg[PlayerView] | None, legal: Sequence[Action]) -> Action:
+        """A uniformly random legal action other than a snap (a call only if allowed).
+
+        The view is not read (whatever is passed, in both builds); ``legal`` must offer
+        at least one action (``ValueError`` otherwise)."""
         del view
         choices: Sequence[Action]
         if isinstance(legal, ActionList) and not self.never_call:
@@ -110,6 +113,8 @@ class RandomBot:
         """``self._rng.randrange(n)`` for ``n > 0``: the very draws the standard library
         makes (``getrandbits`` of ``n``'s bit length, again while too large), without its
         argument checks and two Python calls (the compiled build runs this as C)."""
+        if n <= 0:  # (getrandbits(0) is 0, so the loop below would never end)
+            raise ValueError("no legal action to choose from")
         getrandbits = self._rng.getrandbits
         k = n.bit_length()
         r = getrandbits(k)
@@ -117,7 +122,7 @@ class RandomBot:
             r = getrandbits(k)
         return r
 
-    def react(self, view: PlayerView | None, snaps: Sequence[Action]) -> Action | None:
+    def react(self, view: Arg[PlayerView] | None, snaps: Sequence[Action]) -> Action | None:
         """With probability ``snap_rate``, one of ``snaps`` at random; else ``None``."""
         del view
         if not snaps or self._rng.random() >= self.snap_rate:
