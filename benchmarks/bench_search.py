@@ -78,10 +78,10 @@ def duel(
         search = SearchBot(config)
         original = search.search
 
-        def timed(*args: object, _orig: object = original) -> cambio.Action:
+        def timed(*args: object, _orig: object = original, **kwargs: object) -> cambio.Action:
             t0 = time.process_time()
             try:
-                return _orig(*args)  # type: ignore[operator,no-any-return]
+                return _orig(*args, **kwargs)  # type: ignore[operator,no-any-return]
             finally:
                 times.append(time.process_time() - t0)
 

@@ -23,7 +23,7 @@ import pytest
 import cambio
 from cambio import Action, PlayerView, Round
 from cambio.bots import MemoryBot, RandomBot, SearchBot, SearchBotConfig, play_round
-from cambio.bots.search_bot import evidence_log_weight, playout
+from cambio.bots.search_bot import call_log_weight, evidence_log_weight, playout
 from cambio.determinize import InfoSet
 
 SMALL = SearchBotConfig(playouts=12, min_samples=4)
@@ -199,3 +199,85 @@ def test_score_weight_adds_the_lead_in_points_to_a_playout() -> None:
     totals = [sum(end._value[c] for c in row if c >= 0) for row in end._slots]
     lead = max(-1.0, min(1.0, (totals[1] - totals[0]) / 10))
     assert math.isclose(weighed, plain + 0.5 * lead)
+
+
+WIDE = attrs.evolve(SMALL, final_playouts=24, belief_samples=6, wide_oversample=4)
+
+
+def test_three_player_play_is_reproducible_and_searches_final_turns() -> None:
+    # with three players the bot reads blind swaps from weighed samples and searches
+    # its final turn after another player's call; both are reproducible under a seed
+    rules = cambio.load_ruleset("practice")
+    searched = 0
+    for seed in range(3):
+        results = []
+        for _ in range(2):
+            bot = SearchBot(WIDE)
+            played = play_round(Round(rules, 3, seed=seed), [MemoryBot(), bot, MemoryBot()], seed=7)
+            results.append((played.result, played.decisions, bot.searched))
+        assert results[0] == results[1]
+        searched += results[0][2]
+    assert searched > 0
+
+
+def test_cards_the_search_bot_has_not_seen_do_not_change_its_three_player_decisions() -> None:
+    rules = cambio.load_ruleset("practice")
+    compared = 0
+    for seed in range(3):
+        base = Round(rules, 3, seed=seed)
+        twin = list(base.deck)
+        twin[8], twin[9] = twin[9], twin[8]  # seat 2's positions 1 and 2: unseen at the deal
+        if twin == list(base.deck):
+            continue
+        runs = []
+        for deck in (list(base.deck), twin):
+            recorder = Recorder(SearchBot(WIDE))
+            others = [RandomBot(seed, snap_rate=0.0), RandomBot(seed + 1, snap_rate=0.0)]
+            play_round(Round(rules, 3, deck=deck, seed=seed), [recorder, *others], seed=seed)
+            runs.append(recorder.seen)
+        for (view_a, answer_a), (view_b, answer_b) in zip(*runs, strict=False):
+            if view_a != view_b:
+                break
+            assert answer_a == answer_b
+            compared += 1
+    assert compared >= 8
+
+
+def test_beliefs_keep_the_cards_the_bot_knows_and_weigh_a_call() -> None:
+    rules = cambio.load_ruleset("practice")
+    bot = SearchBot(WIDE)
+    bot.reset(0, rules, 1)
+    checked = 0
+    for _real, view in _memory_round(rules, 3, 21):
+        if view.player != 0 or view.phase not in ("turn", "power") or sum(view.turns) < 3:
+            continue
+        samples = bot.beliefs(view, rules, 5)
+        assert len(samples) == 5
+        for sample in samples:
+            for q, row in enumerate(view.grids):
+                for i, card in enumerate(row):
+                    if not view.present[q][i]:
+                        assert sample[q][i] == -1
+                    elif card is not None:
+                        assert sample[q][i] == rules.values.of(card)
+        checked += 1
+    assert checked >= 3
+    # a caller who knows a low total explains its call better than one with a high one
+    low = Round(rules, 3, seed=2)
+    cfg = SearchBotConfig()
+    for c in low._slots[1]:
+        low._known[c] |= 1 << 1
+    high = low.copy()
+    low._value = list(low._value)
+    high._value = list(high._value)
+    for c in low._slots[1]:
+        low._value[c], high._value[c] = 1, 12
+    assert call_log_weight(low, 1, cfg) > call_log_weight(high, 1, cfg)
+
+
+@pytest.mark.parametrize("field", ["final_playouts", "belief_samples", "wide_oversample"])
+def test_the_larger_tables_budgets_are_checked(field: str) -> None:
+    with pytest.raises(ValueError, match=field):
+        SearchBotConfig(**{field: -1})
+    with pytest.raises(ValueError, match=field):
+        SearchBotConfig(**{field: True})

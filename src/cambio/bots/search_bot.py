@@ -16,8 +16,11 @@ card it knows matches), which it carries for that purpose.
 The budget is a number of playouts per decision (``playouts``; reproducible under a
 seed) and, optionally, a time limit per decision (``time_limit`` seconds; then the
 decisions depend on the machine's speed). It searches at tables of at most
-``search_players`` players (two by default) and plays its style's choices at larger
-ones, where the search's changes lost on the same deals.
+``search_players`` players (two by default). At larger ones, where that search's
+changes lost on the same deals, it plays its style's choices but aims its blind swaps
+by weighed samples of the hidden cards (:meth:`SearchBot.beliefs`) and searches its
+final turn after another player's call, with samples weighed by the call too
+(:func:`call_log_weight`).
 
 >>> import cambio
 >>> from cambio.bots import MemoryBot, SearchBot, SearchBotConfig, play_round
@@ -32,7 +35,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import attrs
 
@@ -56,6 +59,11 @@ _MODEL = MemoryBotConfig()
 def _positive(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         raise ValueError(f"{attribute.name} must be a whole number of 1 or more, got {value!r}")
+
+
+def _natural(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"{attribute.name} must be a whole number of 0 or more, got {value!r}")
 
 
 def _time_limit(instance: object, attribute: object, value: float | None) -> None:
@@ -148,6 +156,27 @@ class SearchBotConfig:
     """The least number of players at which :attr:`call_judge` applies."""
     call_samples: int = attrs.field(default=64, validator=_positive)
     """Sampled rounds the call is judged on."""
+    final_playouts: int = attrs.field(default=400, validator=_natural)
+    """At a table larger than :attr:`search_players`, the playouts per decision of the
+    bot's final turn after another player's call (0: play the style there too). The
+    final turn is short and ends the round, so its playouts are cheap and sharp, and the
+    samples are weighed by the call as well: a player who called believed its total
+    low."""
+    belief_samples: int = attrs.field(default=48, validator=_natural)
+    """At a table larger than :attr:`search_players`, weighed samples from which the
+    bot reads the expected value of every card on the table at a blind swap and at a
+    chance to call (0: its style decides those by the unseen cards' mean, as the
+    MemoryBot does). It then swaps, blind, the card of its own expected highest for
+    the opponent's card expected lowest (by a gain of at least its style's
+    ``swap_margin``; the victim with the lowest expected total among equals)."""
+    wide_oversample: int = attrs.field(default=16, validator=_positive)
+    """:attr:`oversample` of the samples at tables larger than :attr:`search_players`
+    (the final turn's search and :attr:`belief_samples`): more evidence, as the round
+    has gone on longer, so more samples to choose from."""
+    wide_margin: float = 0.0
+    """:attr:`margin` of the searches at tables larger than :attr:`search_players`."""
+    wide_confidence: float = 0.0
+    """:attr:`confidence` of the searches at tables larger than :attr:`search_players`."""
 
 
 class SearchBot:
@@ -190,9 +219,14 @@ class SearchBot:
         if rules is None:
             raise RuntimeError("SearchBot.act before reset: the bot does not know the table")
         prior = self._memory.act(view, legal)
-        if view.phase not in self.config.phases:
-            return prior
         cfg = self.config
+        if view.players > cfg.search_players and view.phase != "opening":
+            caller = view.caller
+            if cfg.final_playouts and caller is not None and caller != view.player:
+                self.searched += 1
+                return self.search(view, rules, choices, prior, cfg.final_playouts, wide=True)
+        if view.phase not in cfg.phases:
+            return prior
         if (
             cfg.call_judge is not None
             and view.players >= cfg.judge_players
@@ -202,6 +236,10 @@ class SearchBot:
             if call is not None and self.call_share(view, rules, call) >= cfg.call_judge:
                 return call
         if view.players > cfg.search_players:
+            if cfg.belief_samples and view.caller is None:
+                picked = self._belief_choice(view, rules, choices)
+                if picked is not None:
+                    return picked
             return prior
         if not self.config.eager_calls and prior.kind is not ActionKind.CALL:
             choices = [a for a in choices if a.kind is not ActionKind.CALL]
@@ -216,6 +254,9 @@ class SearchBot:
         rules: RuleSet,
         choices: Sequence[Action],
         prior: Action | None = None,
+        playouts: int | None = None,
+        *,
+        wide: bool = False,
     ) -> Action:
         """The candidate among ``choices`` with the best mean win share over playouts.
 
@@ -223,17 +264,17 @@ class SearchBot:
         clearly better (see :attr:`SearchBotConfig.margin` and ``confidence``).
         """
         cfg = self.config
-        info = InfoSet(view, rules, evidence=cfg.oversample > 1)
+        over = cfg.wide_oversample if wide else cfg.oversample
+        info = InfoSet(view, rules, evidence=over > 1)
         rng = self._rng
         seat = view.player
         k = len(choices)
-        samples = max(cfg.min_samples, cfg.playouts // k)
+        samples = max(cfg.min_samples, (cfg.playouts if playouts is None else playouts) // k)
         deadline = None if cfg.time_limit is None else time.perf_counter() + cfg.time_limit
-        worlds = self._worlds(info, samples, rng)
         styles = [cfg.style if q == seat else cfg.model for q in range(view.players)]
         results: list[list[float]] = [[] for _ in range(k)]
-        for assign in worlds:
-            world = info.build(assign, rng)
+        caller = view.caller if wide else None  # two-player searches: as they were
+        for world in self._rounds(info, samples, rng, caller, over):
             ids = [world.space.encode(a) for a in choices]
             seed = rng.getrandbits(64)
             for j, aid in enumerate(ids):
@@ -255,9 +296,58 @@ class SearchBot:
         best = max(range(k), key=lambda j: (totals[j], -j))
         if prior is not None and prior in choices:
             p = choices.index(prior)
-            if best != p and not _clearly_better(results[best], results[p], cfg, k):
+            margin, z = (
+                (cfg.wide_margin, cfg.wide_confidence) if wide else (cfg.margin, cfg.confidence)
+            )
+            if best != p and not _clearly_better(results[best], results[p], margin, z, k):
                 return prior
         return choices[best]
+
+    def beliefs(self, view: PlayerView, rules: RuleSet, count: int) -> list[list[list[int]]]:
+        """``count`` weighed samples of every grid's values (``[sample][seat][i]``,
+        ``-1`` for an empty position), drawn like the search's rounds."""
+        cfg = self.config
+        rng = random.Random(f"belief-{self._seed}-{self.decisions}")
+        over = cfg.wide_oversample
+        info = InfoSet(view, rules, evidence=over > 1)
+        out: list[list[list[int]]] = []
+        for world in self._rounds(info, count, rng, view.caller, over):
+            value = world._value
+            out.append([[value[c] if c >= 0 else -1 for c in row] for row in world._slots])
+        return out
+
+    def _belief_choice(
+        self, view: PlayerView, rules: RuleSet, choices: Sequence[Action]
+    ) -> Action | None:
+        """A blind swap read from :meth:`beliefs` (``None``: not a swap; the style's)."""
+        step = view.power_step
+        swaps = [a for a in choices if a.kind is ActionKind.SWAP]
+        if view.phase != "power" or step is None or step.action != "swap" or not swaps:
+            return None
+        cfg = self.config
+        me = view.player
+        samples = self.beliefs(view, rules, cfg.belief_samples)
+        m = len(samples)
+
+        def mean(slot: tuple[int, int]) -> float:
+            q, i = slot
+            return sum(s[q][i - 1] for s in samples) / m
+
+        totals = [
+            sum(sum(x for x in s[q] if x >= 0) for s in samples) / m for q in range(view.players)
+        ]
+        best, best_key = None, (cfg.style.swap_margin, 0.0)
+        for a in swaps:
+            x, y = a.positions
+            if (x[0] == me) == (y[0] == me):
+                continue  # two of its own or two of others': the style's business
+            own, other = (x, y) if x[0] == me else (y, x)
+            key = (mean(own) - mean(other), -totals[other[0]])
+            if key > best_key:
+                best, best_key = a, key
+        if best is not None:
+            return best
+        return next((a for a in choices if a.kind is ActionKind.SKIP), None)
 
     def call_share(self, view: PlayerView, rules: RuleSet, call: Action) -> float:
         """The mean win share of calling now over :attr:`SearchBotConfig.call_samples`
@@ -273,22 +363,46 @@ class SearchBot:
         seat = view.player
         styles = [cfg.style if q == seat else cfg.model for q in range(view.players)]
         total = 0.0
-        worlds = self._worlds(info, cfg.call_samples, rng)
+        worlds = self._worlds(info, cfg.call_samples, rng, cfg.oversample)
         for assign in worlds:
             world = info.build(assign, rng)
             world.apply(world.space.encode(call))
             total += playout(world, seat, rng, cfg.max_decisions, styles)
         return total / len(worlds)
 
-    def _worlds(self, info: InfoSet, count: int, rng: random.Random) -> list[list[int]]:
+    def _rounds(
+        self, info: InfoSet, count: int, rng: random.Random, caller: int | None, oversample: int
+    ) -> Iterator[Round]:
+        """``count`` sampled rounds: :meth:`_worlds` built, or with another player's
+        call in the view, drawn from ``oversample`` times as many built rounds, weighed
+        by the other players' choices and by the call (:func:`call_log_weight`)."""
+        cfg = self.config
+        if caller is None or caller == info.view.player or oversample <= 1:
+            for assign in self._worlds(info, count, rng, oversample):
+                yield info.build(assign, rng)
+            return
+        pool: list[Round] = []
+        logs: list[float] = []
+        for _ in range(count * oversample):
+            assign = info.assignment(rng)
+            world = info.build(assign, rng)
+            pool.append(world)
+            weight = evidence_log_weight(info, assign, cfg) + call_log_weight(world, caller, cfg)
+            logs.append(weight)
+        for i in _resample(logs, count, rng):
+            yield pool[i].copy()
+
+    def _worlds(
+        self, info: InfoSet, count: int, rng: random.Random, oversample: int
+    ) -> list[list[int]]:
         """``count`` card assignments drawn from ``info``, weighed by how well they
         explain the other players' choices (sampling importance resampling): the
         uniform samples are ``oversample`` times as many, and each is kept with a
         chance in proportion to its weight (:func:`evidence_log_weight`)."""
         cfg = self.config
-        if cfg.oversample <= 1 or not info.evidence:
+        if oversample <= 1 or not info.evidence:
             return [info.assignment(rng) for _ in range(count)]
-        pool = [info.assignment(rng) for _ in range(count * cfg.oversample)]
+        pool = [info.assignment(rng) for _ in range(count * oversample)]
         logs = [evidence_log_weight(info, a, cfg) for a in pool]
         top = max(logs)
         weights = [math.exp(x - top) for x in logs]
@@ -305,6 +419,51 @@ class SearchBot:
         while len(chosen) < count:  # rounding at the end of the systematic sweep
             chosen.append(pool[-1])
         return chosen
+
+
+def _resample(logs: list[float], count: int, rng: random.Random) -> list[int]:
+    """``count`` indices drawn in proportion to ``exp(logs)`` (a systematic sweep)."""
+    top = max(logs)
+    weights = [math.exp(x - top) for x in logs]
+    step = sum(weights) / count
+    x = rng.random() * step
+    chosen: list[int] = []
+    acc = 0.0
+    for i, w in enumerate(weights):
+        acc += w
+        while x < acc and len(chosen) < count:
+            chosen.append(i)
+            x += step
+    while len(chosen) < count:
+        chosen.append(len(logs) - 1)
+    return chosen
+
+
+def call_log_weight(world: Round, caller: int, cfg: SearchBotConfig) -> float:
+    """The log-likelihood of ``caller``'s call in the sampled round ``world``, under the
+    model's rule (call when its estimated total is low and below its estimates of the
+    others by a margin), read from what ``caller`` knows in ``world`` now (the grids as
+    they stand, which the final turns change little)."""
+    model = cfg.model
+    T = cfg.softness
+    value = world._value
+    known = world._known
+    bit = 1 << caller
+    unseen = [v for c, v in enumerate(value) if not known[c] & bit]
+    mean = sum(unseen) / len(unseen) if unseen else 0.0
+    sums = [
+        sum(value[c] if known[c] & bit else mean for c in row if c >= 0) for row in world._slots
+    ]
+    mine = sums[caller]
+    others = min((t for q, t in enumerate(sums) if q != caller), default=mine)
+    margin = model.call_margin + model.penalty_caution * max(0, world.rules.call.penalty)
+    threshold = model.call_threshold
+    late = world._turns[caller] - model.call_patience
+    if late > 0:
+        threshold += model.call_urgency * late
+        margin -= model.call_urgency * late / 2
+    p = _sig((threshold - mine) / T) * _sig((others - margin - mine) / T)
+    return math.log(max(cfg.floor, p))
 
 
 def _sig(x: float) -> float:
@@ -371,7 +530,7 @@ def evidence_log_weight(info: InfoSet, assign: list[int], cfg: SearchBotConfig) 
 
 
 def _clearly_better(
-    best: list[float], prior: list[float], cfg: SearchBotConfig, candidates: int
+    best: list[float], prior: list[float], margin: float, confidence: float, candidates: int
 ) -> bool:
     """Whether ``best`` beats ``prior`` on the same samples by more than the margin and
     by more than ``cfg.confidence`` standard errors of the paired differences (a little
@@ -379,10 +538,10 @@ def _clearly_better(
     diffs = [a - b for a, b in zip(best, prior, strict=True)]
     m = len(diffs)
     mean = sum(diffs) / m
-    if mean <= cfg.margin:
+    if mean <= margin:
         return False
     var = sum((d - mean) ** 2 for d in diffs) / max(1, m - 1)
-    z = cfg.confidence + min(1.5, 0.1 * (candidates - 2))
+    z = confidence + min(1.5, 0.1 * (candidates - 2)) if confidence > 0 else 0.0
     return bool(mean > z * math.sqrt(var / m))
 
 
