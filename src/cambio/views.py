@@ -351,37 +351,44 @@ class GridCache:
                 ]
             )
         else:
-            # only the positions the events since the last view name can have changed:
-            # each is read again, and a row is copied only where a card changed
-            edits: dict[int, list[Card | None]] | None = None
-            for e in self.events[k:m]:
-                for o, pos in e.positions:
-                    c = slots[o][pos - 1]
-                    cell = deck[c] if c >= 0 and known[c] & bit else None
-                    row = None if edits is None else edits.get(o)
-                    if row is None:
-                        if cell is grids[o][pos - 1]:
-                            continue  # the very same card (or unknown before and now)
-                        if edits is None:
-                            edits = {}
-                        row = edits[o] = list(grids[o])
-                    row[pos - 1] = cell
-            if edits is not None:
-                rows = list(grids)
-                for o, edited in edits.items():
-                    rows[o] = tuple(edited)
-                grids = tuple(rows)
+            grids = self._edited(grids, self.events[k:m], bit)
         self.upto[player] = m
         self.grids[player] = grids
         return grids
+
+    def _edited(self, grids: Grid, new: list[Event], bit: int) -> Grid:
+        """``grids`` (a player's, ``bit`` its seat's bit) after the events ``new``: only
+        the positions they name can have changed, so only those are read again, and a
+        row is copied only where a card changed (the others, and the whole tuple when
+        none did, are shared with the last view)."""
+        slots, known, deck = self.slots, self.known, self.deck
+        edits: dict[int, list[Card | None]] | None = None
+        for e in new:
+            for o, pos in e.positions:
+                c = slots[o][pos - 1]
+                cell = deck[c] if c >= 0 and known[c] & bit else None
+                row = None if edits is None else edits.get(o)
+                if row is None:
+                    if cell is grids[o][pos - 1]:
+                        continue  # the very same card (or unknown before and now)
+                    if edits is None:
+                        edits = {}
+                    row = edits[o] = list(grids[o])
+                row[pos - 1] = cell
+        if edits is None:
+            return grids
+        rows = list(grids)
+        for o, edited in edits.items():
+            rows[o] = tuple(edited)
+        return tuple(rows)
 
     def refresh(
         self, player: int, over: bool, history: tuple[Event, ...]
     ) -> tuple[Grid, tuple[Event, ...]]:
         """``player``'s grids now (:meth:`grids_of`) and ``history`` (the player's history
-        so far) brought up to date (:meth:`history`), in one pass over the events logged
-        since the player's last view where both stopped at that view (what a round's
-        views do); else by the two methods."""
+        so far) brought up to date (:meth:`history`), both from the one slice of events
+        logged since the player's last view where both stopped at that view (what a
+        round's views do); else by the two methods."""
         events = self.events
         m = len(events)
         k = self.upto[player]
@@ -390,39 +397,18 @@ class GridCache:
             return self.grids_of(player, over), self.history(player, history)
         if k == m:
             return grids, history
-        slots, known, deck, hidden = self.slots, self.known, self.deck, self.hidden
-        bit = 1 << player
+        # the positions the events name (as grids_of reads them), then the events as the
+        # player saw them (as history makes them, without its index of private events)
         new = events[k:m]
-        edits: dict[int, list[Card | None]] | None = None
-        j = k
-        for e in new:
-            # the positions it names (as grids_of reads them) ...
-            named = e.positions
-            if named:
-                for o, pos in named:
-                    c = slots[o][pos - 1]
-                    cell = deck[c] if c >= 0 and known[c] & bit else None
-                    row = None if edits is None else edits.get(o)
-                    if row is None:
-                        if cell is grids[o][pos - 1]:
-                            continue
-                        if edits is None:
-                            edits = {}
-                        row = edits[o] = list(grids[o])
-                    row[pos - 1] = cell
-            # ... and the event as the player saw it (as history makes it)
+        grids = self._edited(grids, new, 1 << player)
+        hidden = self.hidden
+        for j, e in enumerate(new, k):
             seen = e.seen_by
             if seen is not None and player not in seen and e.cards:
                 twin = hidden.get(j)
                 if twin is None:
                     twin = hidden[j] = e.as_seen_by(player)
                 new[j - k] = twin
-            j += 1
-        if edits is not None:
-            rows = list(grids)
-            for o, edited in edits.items():
-                rows[o] = tuple(edited)
-            grids = tuple(rows)
         self.upto[player] = m
         self.grids[player] = grids
         return grids, history + tuple(new)
