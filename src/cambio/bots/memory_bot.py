@@ -116,6 +116,23 @@ class MemoryBotConfig:
     snap_others: bool = True
     """Snap other players' known matching cards where the table allows it."""
 
+    def call_bounds(self, penalty: int, turns: int) -> tuple[float, float]:
+        """The call threshold and the call margin after ``turns`` of the bot's own turns
+        at a table whose caller's penalty is ``penalty`` (0 or more): the bot calls when
+        its estimated total is at most the threshold and at least the margin below every
+        other total (see :attr:`call_patience`).
+
+        >>> MemoryBotConfig().call_bounds(0, 12)
+        (13.0, 4.0)
+        """
+        margin = self.call_margin + self.penalty_caution * penalty
+        threshold = self.call_threshold
+        late = turns - self.call_patience
+        if late > 0:
+            threshold += self.call_urgency * late
+            margin -= self.call_urgency * late / 2
+        return threshold, margin
+
 
 class MemoryBot:
     """The practice page's fair opponent (see the module docstring).
@@ -590,12 +607,7 @@ class MemoryBot:
         mine = self._total(self._team_seats)
         if not self._opponents:
             return mine <= cfg.call_threshold
-        margin = cfg.call_margin + cfg.penalty_caution * self._call_penalty
-        threshold = cfg.call_threshold
-        late = view.turns[self.seat] - cfg.call_patience
-        if late > 0:
-            threshold += cfg.call_urgency * late
-            margin -= cfg.call_urgency * late / 2
+        threshold, margin = cfg.call_bounds(self._call_penalty, view.turns[self.seat])
         if mine > threshold:
             return False  # too high to call, whatever the others hold
         return mine + margin <= min(self._opponent_totals().values())

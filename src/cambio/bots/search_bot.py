@@ -456,12 +456,7 @@ def call_log_weight(world: Round, caller: int, cfg: SearchBotConfig) -> float:
     ]
     mine = sums[caller]
     others = min((t for q, t in enumerate(sums) if q != caller), default=mine)
-    margin = model.call_margin + model.penalty_caution * max(0, world.rules.call.penalty)
-    threshold = model.call_threshold
-    late = world._turns[caller] - model.call_patience
-    if late > 0:
-        threshold += model.call_urgency * late
-        margin -= model.call_urgency * late / 2
+    threshold, margin = model.call_bounds(max(0, world.rules.call.penalty), world._turns[caller])
     p = _sig((threshold - mine) / T) * _sig((others - margin - mine) / T)
     return math.log(max(cfg.floor, p))
 
@@ -652,12 +647,7 @@ def rollout_action(
     def should_call() -> bool:
         mine = sum(est(c) for c in row if c >= 0)
         others = [sum(est(c) for c in r if c >= 0) for q, r in enumerate(slots) if q != p]
-        margin = style.call_margin + style.penalty_caution * max(0, rnd.rules.call.penalty)
-        threshold = style.call_threshold
-        late = rnd._turns[p] - style.call_patience
-        if late > 0:
-            threshold += style.call_urgency * late
-            margin -= style.call_urgency * late / 2
+        threshold, margin = style.call_bounds(max(0, rnd.rules.call.penalty), rnd._turns[p])
         return mine <= threshold and mine + margin <= min(others, default=1e9)
 
     if phase is Phase.TURN:
