@@ -201,23 +201,65 @@ def test_score_weight_adds_the_lead_in_points_to_a_playout() -> None:
     assert math.isclose(weighed, plain + 0.5 * lead)
 
 
-WIDE = attrs.evolve(SMALL, final_playouts=24, belief_samples=6, wide_oversample=4)
+WIDE = attrs.evolve(SMALL, final_playouts=24, belief_samples=6, wide_oversample=4, wide_playouts=24)
 
 
-def test_three_player_play_is_reproducible_and_searches_final_turns() -> None:
-    # with three players the bot reads blind swaps from weighed samples and searches
-    # its final turn after another player's call; both are reproducible under a seed
+class _SearchLog(SearchBot):
+    """A search bot that notes the phase and the caller of every search it makes."""
+
+    def __init__(self, config: SearchBotConfig) -> None:
+        super().__init__(config)
+        self.log: list[tuple[str, int | None]] = []
+
+    def search(  # type: ignore[override]
+        self, view: PlayerView, rules: cambio.RuleSet, choices: Sequence[Action], *args, **kw
+    ) -> Action:
+        self.log.append((view.phase, view.caller))
+        return super().search(view, rules, choices, *args, **kw)
+
+
+def test_three_player_play_is_reproducible_and_searches_where_configured() -> None:
+    # with three players the bot searches the start of its turns before anyone calls
+    # (wide_phases), reads blind swaps from weighed samples, and searches its final
+    # turn after another player's call; all of it is reproducible under a seed
     rules = cambio.load_ruleset("practice")
-    searched = 0
+    phases: set[tuple[str, bool]] = set()
     for seed in range(3):
         results = []
         for _ in range(2):
-            bot = SearchBot(WIDE)
+            bot = _SearchLog(WIDE)
             played = play_round(Round(rules, 3, seed=seed), [MemoryBot(), bot, MemoryBot()], seed=7)
-            results.append((played.result, played.decisions, bot.searched))
+            results.append((played.result, played.decisions, bot.searched, bot.log))
+            assert bot.searched == len(bot.log)
+            for phase, caller in bot.log:
+                assert phase == "turn" or caller not in (None, 1)  # final turns: any phase
+                phases.add((phase, caller is None))
         assert results[0] == results[1]
-        searched += results[0][2]
-    assert searched > 0
+    assert ("turn", True) in phases  # a start of turn before any call
+    assert any(not before for _, before in phases)  # a final turn after a call
+
+
+def test_the_phases_searched_at_a_larger_table_are_configurable() -> None:
+    rules = cambio.load_ruleset("practice")
+    seen: dict[tuple[str, ...], set[str]] = {}
+    for wide_phases in ((), ("turn",), ("turn", "drawn")):
+        config = attrs.evolve(WIDE, wide_phases=wide_phases, final_playouts=0)
+        found: set[str] = set()
+        for seed in range(3):
+            bot = _SearchLog(config)
+            play_round(Round(rules, 3, seed=seed), [bot, MemoryBot(), MemoryBot()], seed=seed)
+            found.update(phase for phase, _ in bot.log)
+        seen[wide_phases] = found
+    assert seen[()] == set()
+    assert seen[("turn",)] == {"turn"}
+    assert seen[("turn", "drawn")] == {"turn", "drawn"}
+
+
+@pytest.mark.parametrize("field", ["phases", "wide_phases"])
+@pytest.mark.parametrize("bad", [("turn", "lunch"), ["turn"], ("over",), "turn"])
+def test_phase_names_are_checked(field: str, bad: object) -> None:
+    with pytest.raises(ValueError, match=f"{field} must be a tuple of phase names"):
+        SearchBotConfig(**{field: bad})
 
 
 def test_cards_the_search_bot_has_not_seen_do_not_change_its_three_player_decisions() -> None:
@@ -275,7 +317,9 @@ def test_beliefs_keep_the_cards_the_bot_knows_and_weigh_a_call() -> None:
     assert call_log_weight(low, 1, cfg) > call_log_weight(high, 1, cfg)
 
 
-@pytest.mark.parametrize("field", ["final_playouts", "belief_samples", "wide_oversample"])
+@pytest.mark.parametrize(
+    "field", ["final_playouts", "belief_samples", "wide_oversample", "wide_playouts"]
+)
 def test_the_larger_tables_budgets_are_checked(field: str) -> None:
     with pytest.raises(ValueError, match=field):
         SearchBotConfig(**{field: -1})

@@ -78,6 +78,22 @@ def _share_or_none(instance: object, attribute: object, value: float | None) -> 
         raise ValueError(f"call_judge must be None or a share of 0 or more, got {value!r}")
 
 
+# the phases in which a player decides (a round over or closing asks nobody to act)
+_PHASE_NAMES = frozenset(p.name.lower() for p in Phase if p not in (Phase.OVER, Phase.CLOSING))
+
+
+def _phase_names(
+    instance: object, attribute: attrs.Attribute[tuple[str, ...]], value: object
+) -> None:
+    if not isinstance(value, tuple) or not all(
+        isinstance(name, str) and name in _PHASE_NAMES for name in value
+    ):
+        names = ", ".join(sorted(_PHASE_NAMES))
+        raise ValueError(
+            f"{attribute.name} must be a tuple of phase names ({names}), got {value!r}"
+        )
+
+
 def _weight(instance: object, attribute: object, value: float) -> None:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
         raise ValueError(f"score_weight must be a number of 0 or more, got {value!r}")
@@ -104,10 +120,15 @@ class SearchBotConfig:
     confidence: float = 2.0
     """... and by more than this many standard errors of the paired differences (the
     candidates are played on the same samples), so that noise does not move it."""
-    phases: tuple[str, ...] = ("turn", "power", "end_of_turn")
-    """The phases in which the bot searches; elsewhere (placing a card, the opening,
-    giving a card) it plays the MemoryBot's choice. ``"drawn"`` and ``"taken"`` add the
-    placement of a card."""
+    phases: tuple[str, ...] = attrs.field(
+        default=("turn", "power", "end_of_turn"), validator=_phase_names
+    )
+    """The phases in which the bot searches at a table of at most :attr:`search_players`
+    players; elsewhere (placing a card, the opening, giving a card) it plays its style's
+    choice. ``"drawn"`` and ``"taken"`` add the placement of a card. (Larger tables:
+    :attr:`wide_phases`.) The names are those of :class:`~cambio.round.Phase`, in lower
+    case: ``opening``, ``turn``, ``drawn``, ``taken``, ``power``, ``end_of_turn``,
+    ``give``."""
     eager_calls: bool = True
     """Whether the search may call where its :attr:`style` would not (else it may only
     hold back a call). Uniform samples make the opponents' hidden cards look worse than
@@ -173,10 +194,24 @@ class SearchBotConfig:
     """:attr:`oversample` of the samples at tables larger than :attr:`search_players`
     (the final turn's search and :attr:`belief_samples`): more evidence, as the round
     has gone on longer, so more samples to choose from."""
-    wide_margin: float = 0.0
-    """:attr:`margin` of the searches at tables larger than :attr:`search_players`."""
-    wide_confidence: float = 0.0
-    """:attr:`confidence` of the searches at tables larger than :attr:`search_players`."""
+    wide_phases: tuple[str, ...] = attrs.field(default=("turn",), validator=_phase_names)
+    """At a table larger than :attr:`search_players`, the phases in which the bot searches
+    before anyone has called (``"turn"``: call, take the discard or draw; see
+    :attr:`phases` for the names), with :attr:`wide_playouts` playouts over
+    :attr:`wide_oversample` weighed samples. It keeps its style's choice unless another
+    candidate is clearly better (:attr:`wide_margin`, :attr:`wide_confidence`). Its
+    blind swaps are aimed by :attr:`belief_samples` whatever this holds."""
+    wide_playouts: int = attrs.field(default=240, validator=_positive)
+    """Playouts per decision of the searches of :attr:`wide_phases`."""
+    wide_margin: float = 0.05
+    """:attr:`margin` of the searches of :attr:`wide_phases`."""
+    wide_confidence: float = 1.0
+    """:attr:`confidence` of the searches of :attr:`wide_phases`: lower than with two
+    players, where the style's choices are already close to the search's."""
+    final_margin: float = 0.0
+    """:attr:`margin` of the final turn's search (:attr:`final_playouts`)."""
+    final_confidence: float = 0.0
+    """:attr:`confidence` of the final turn's search: 0, the best candidate is played."""
 
 
 class SearchBot:
@@ -220,12 +255,13 @@ class SearchBot:
             raise RuntimeError("SearchBot.act before reset: the bot does not know the table")
         prior = self._memory.act(view, legal)
         cfg = self.config
-        if view.players > cfg.search_players and view.phase != "opening":
+        wide = view.players > cfg.search_players
+        if wide and view.phase != "opening":
             caller = view.caller
             if cfg.final_playouts and caller is not None and caller != view.player:
                 self.searched += 1
                 return self.search(view, rules, choices, prior, cfg.final_playouts, wide=True)
-        if view.phase not in cfg.phases:
+        if view.phase not in cfg.phases and not (wide and view.phase in cfg.wide_phases):
             return prior
         if (
             cfg.call_judge is not None
@@ -235,11 +271,16 @@ class SearchBot:
             call = next((a for a in choices if a.kind is ActionKind.CALL), None)
             if call is not None and self.call_share(view, rules, call) >= cfg.call_judge:
                 return call
-        if view.players > cfg.search_players:
-            if cfg.belief_samples and view.caller is None:
+        if wide:
+            if view.caller is not None:
+                return prior
+            if cfg.belief_samples:
                 picked = self._belief_choice(view, rules, choices)
                 if picked is not None:
                     return picked
+            if view.phase in cfg.wide_phases:
+                self.searched += 1
+                return self.search(view, rules, choices, prior, cfg.wide_playouts, wide=True)
             return prior
         if not self.config.eager_calls and prior.kind is not ActionKind.CALL:
             choices = [a for a in choices if a.kind is not ActionKind.CALL]
@@ -296,9 +337,12 @@ class SearchBot:
         best = max(range(k), key=lambda j: (totals[j], -j))
         if prior is not None and prior in choices:
             p = choices.index(prior)
-            margin, z = (
-                (cfg.wide_margin, cfg.wide_confidence) if wide else (cfg.margin, cfg.confidence)
-            )
+            if not wide:
+                margin, z = cfg.margin, cfg.confidence
+            elif caller is not None and caller != seat:
+                margin, z = cfg.final_margin, cfg.final_confidence
+            else:
+                margin, z = cfg.wide_margin, cfg.wide_confidence
             if best != p and not _clearly_better(results[best], results[p], margin, z, k):
                 return prior
         return choices[best]
