@@ -16,8 +16,8 @@ Sections (``--only`` picks some; all run by default):
     memory bot with its ``style`` knobs, which shows what the search itself adds): the
     baseline's share on the same deals, and the paired difference with its 95%
     interval (the fairest comparison: same cards, same seats). ``--search-players``
-    sets :attr:`SearchBotConfig.search_players` (at larger tables the bot does not
-    search).
+    sets :attr:`SearchBotConfig.search_players` (at larger tables the bot searches
+    only the phases of ``wide_phases`` and its final turn after another's call).
 ``determinize``
     Views of the player to act, taken every third decision of ``--views`` practice
     rounds (``--players``, 3 unless given with ``--only determinize``) played by memory

@@ -16,11 +16,12 @@ card it knows matches), which it carries for that purpose.
 The budget is a number of playouts per decision (``playouts``; reproducible under a
 seed) and, optionally, a time limit per decision (``time_limit`` seconds; then the
 decisions depend on the machine's speed). It searches at tables of at most
-``search_players`` players (two by default). At larger ones, where that search's
-changes lost on the same deals, it plays its style's choices but aims its blind swaps
-by weighed samples of the hidden cards (:meth:`SearchBot.beliefs`) and searches its
-final turn after another player's call, with samples weighed by the call too
-(:func:`call_log_weight`).
+``search_players`` players (two by default). At larger ones, where searching every
+decision lost on the same deals, it searches the start of its turns before anyone
+calls (``wide_phases``) on more strongly weighed samples, aims its blind swaps by
+weighed samples of the hidden cards (:meth:`SearchBot.beliefs`), searches its final
+turn after another player's call, with samples weighed by the call too
+(:func:`call_log_weight`), and plays its style's choices elsewhere.
 
 >>> import cambio
 >>> from cambio.bots import MemoryBot, SearchBot, SearchBotConfig, play_round
@@ -154,11 +155,13 @@ class SearchBotConfig:
     """How the bot expects the other players to play: their seats in the playouts,
     and the choices :func:`evidence_log_weight` weighs the samples by."""
     search_players: int = attrs.field(default=2, validator=_positive)
-    """The most players at which the bot searches; at a larger table it plays its
-    :attr:`style`'s choices (and judges calls if :attr:`call_judge` is set). With three
-    players the search's changes to its style's choices lost on the same deals (mostly
-    taking a discard the style leaves; see the bots page), so by default it searches
-    only two-player rounds."""
+    """The most players at which the bot searches every phase of :attr:`phases`; at a
+    larger table it searches only :attr:`wide_phases` and its final turn
+    (:attr:`final_playouts`), aims its blind swaps by :attr:`belief_samples`, and
+    plays its :attr:`style`'s choices elsewhere (and judges calls if :attr:`call_judge`
+    is set). With three players the search of every phase changed its style's choices
+    for the worse on the same deals (mostly taking a discard the style leaves; see the
+    searching page), so by default it searches so only two-player rounds."""
     call_judge: float | None = attrs.field(default=None, validator=_share_or_none)
     """At a table of :attr:`judge_players` or more, where the bot may call and its
     style would not, it calls when the call alone wins at least this share of the
@@ -185,9 +188,8 @@ class SearchBotConfig:
     low."""
     belief_samples: int = attrs.field(default=48, validator=_natural)
     """At a table larger than :attr:`search_players`, weighed samples from which the
-    bot reads the expected value of every card on the table at a blind swap and at a
-    chance to call (0: its style decides those by the unseen cards' mean, as the
-    MemoryBot does). It then swaps, blind, the card of its own expected highest for
+    bot reads the expected value of every card on the table at a blind swap (0: its
+    style decides it by the unseen cards' mean, as the MemoryBot does). It swaps, blind, the card of its own expected highest for
     the opponent's card expected lowest (by a gain of at least its style's
     ``swap_margin``; the victim with the lowest expected total among equals)."""
     wide_oversample: int = attrs.field(default=16, validator=_positive)
