@@ -161,7 +161,7 @@ class SearchBotConfig:
     plays its :attr:`style`'s choices elsewhere (and judges calls if :attr:`call_judge`
     is set). With three players the search of every phase changed its style's choices
     for the worse on the same deals (mostly taking a discard the style leaves; see the
-    searching page), so by default it searches so only two-player rounds."""
+    searching page), so by default only two-player rounds get that full search."""
     call_judge: float | None = attrs.field(default=None, validator=_share_or_none)
     """At a table of :attr:`judge_players` or more, where the bot may call and its
     style would not, it calls when the call alone wins at least this share of the
@@ -189,9 +189,10 @@ class SearchBotConfig:
     belief_samples: int = attrs.field(default=48, validator=_natural)
     """At a table larger than :attr:`search_players`, weighed samples from which the
     bot reads the expected value of every card on the table at a blind swap (0: its
-    style decides it by the unseen cards' mean, as the MemoryBot does). It swaps, blind, the card of its own expected highest for
-    the opponent's card expected lowest (by a gain of at least its style's
-    ``swap_margin``; the victim with the lowest expected total among equals)."""
+    style decides it by the unseen cards' mean, as the MemoryBot does). It swaps,
+    blind, the card of its own expected highest for the opponent's card expected lowest
+    (by a gain of at least its style's ``swap_margin``; the victim with the lowest
+    expected total among equals)."""
     wide_oversample: int = attrs.field(default=16, validator=_positive)
     """:attr:`oversample` of the samples at tables larger than :attr:`search_players`
     (the final turn's search and :attr:`belief_samples`): more evidence, as the round
