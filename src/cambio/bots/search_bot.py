@@ -202,8 +202,9 @@ class SearchBotConfig:
     before anyone has called (``"turn"``: call, take the discard or draw; see
     :attr:`phases` for the names), with :attr:`wide_playouts` playouts over
     :attr:`wide_oversample` weighed samples. It keeps its style's choice unless another
-    candidate is clearly better (:attr:`wide_margin`, :attr:`wide_confidence`). Its
-    blind swaps are aimed by :attr:`belief_samples` whatever this holds."""
+    candidate is clearly better (:attr:`wide_margin`, :attr:`wide_confidence`). While
+    :attr:`belief_samples` is above 0 its blind swaps are aimed by those samples, even
+    with ``"power"`` here (its peeks are then searched)."""
     wide_playouts: int = attrs.field(default=240, validator=_positive)
     """Playouts per decision of the searches of :attr:`wide_phases`."""
     wide_margin: float = 0.05
