@@ -134,27 +134,47 @@ class Recorder:
         return self.bot.react(view, snaps)
 
 
+def _answers_compared(
+    rules: cambio.RuleSet,
+    players: int,
+    seed: int,
+    unseen: tuple[int, int],
+    config: SearchBotConfig,
+    others: Sequence[RandomBot],
+) -> int:
+    """Play the deal of ``seed`` twice with a search bot at seat 0, the second time with
+    the deck's cards at ``unseen`` (two places the bot does not see at the deal)
+    swapped; assert that the bot answers the same as long as its views are equal, and
+    return how many answers were compared (0 when the swap changes nothing)."""
+    base = Round(rules, players, seed=seed)
+    twin = list(base.deck)
+    i, j = unseen
+    twin[i], twin[j] = twin[j], twin[i]
+    if twin == list(base.deck):
+        return 0
+    runs = []
+    for deck in (list(base.deck), twin):
+        recorder = Recorder(SearchBot(config))
+        seated = [recorder, *others]
+        play_round(Round(rules, players, deck=deck, seed=seed), seated, seed=seed)
+        runs.append(recorder.seen)
+    compared = 0
+    for (view_a, answer_a), (view_b, answer_b) in zip(*runs, strict=False):
+        if view_a != view_b:
+            break  # it has now seen a card that differs
+        assert answer_a == answer_b
+        compared += 1
+    return compared
+
+
 @pytest.mark.parametrize("table", ["practice", "snap"])
 def test_cards_the_search_bot_has_not_seen_do_not_change_its_decisions(table: str) -> None:
     rules = cambio.load_ruleset(table)
-    compared = 0
-    for seed in range(4):
-        base = Round(rules, 2, seed=seed)
-        twin = list(base.deck)
-        twin[4], twin[5] = twin[5], twin[4]  # seat 1's positions 1 and 2: unseen at the deal
-        if twin == list(base.deck):
-            continue
-        runs = []
-        for deck in (list(base.deck), twin):
-            recorder = Recorder(SearchBot(SMALL))
-            others = RandomBot(snap_rate=0.0)
-            play_round(Round(rules, 2, deck=deck, seed=seed), [recorder, others], seed=seed)
-            runs.append(recorder.seen)
-        for (view_a, answer_a), (view_b, answer_b) in zip(*runs, strict=False):
-            if view_a != view_b:
-                break  # it has now seen a card that differs
-            assert answer_a == answer_b
-            compared += 1
+    # seat 1's positions 1 and 2: unseen at the deal
+    compared = sum(
+        _answers_compared(rules, 2, seed, (4, 5), SMALL, [RandomBot(snap_rate=0.0)])
+        for seed in range(4)
+    )
     assert compared >= 8
 
 
@@ -264,24 +284,18 @@ def test_phase_names_are_checked(field: str, bad: object) -> None:
 
 def test_cards_the_search_bot_has_not_seen_do_not_change_its_three_player_decisions() -> None:
     rules = cambio.load_ruleset("practice")
-    compared = 0
-    for seed in range(3):
-        base = Round(rules, 3, seed=seed)
-        twin = list(base.deck)
-        twin[8], twin[9] = twin[9], twin[8]  # seat 2's positions 1 and 2: unseen at the deal
-        if twin == list(base.deck):
-            continue
-        runs = []
-        for deck in (list(base.deck), twin):
-            recorder = Recorder(SearchBot(WIDE))
-            others = [RandomBot(seed, snap_rate=0.0), RandomBot(seed + 1, snap_rate=0.0)]
-            play_round(Round(rules, 3, deck=deck, seed=seed), [recorder, *others], seed=seed)
-            runs.append(recorder.seen)
-        for (view_a, answer_a), (view_b, answer_b) in zip(*runs, strict=False):
-            if view_a != view_b:
-                break
-            assert answer_a == answer_b
-            compared += 1
+    # seat 2's positions 1 and 2: unseen at the deal
+    compared = sum(
+        _answers_compared(
+            rules,
+            3,
+            seed,
+            (8, 9),
+            WIDE,
+            [RandomBot(seed, snap_rate=0.0), RandomBot(seed + 1, snap_rate=0.0)],
+        )
+        for seed in range(3)
+    )
     assert compared >= 8
 
 
