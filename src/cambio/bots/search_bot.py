@@ -452,21 +452,7 @@ class SearchBot:
             return [info.assignment(rng) for _ in range(count)]
         pool = [info.assignment(rng) for _ in range(count * oversample)]
         logs = [evidence_log_weight(info, a, cfg) for a in pool]
-        top = max(logs)
-        weights = [math.exp(x - top) for x in logs]
-        total = sum(weights)
-        step = total / count
-        x = rng.random() * step
-        chosen: list[list[int]] = []
-        acc = 0.0
-        for assign, w in zip(pool, weights, strict=True):
-            acc += w
-            while x < acc and len(chosen) < count:
-                chosen.append(assign)
-                x += step
-        while len(chosen) < count:  # rounding at the end of the systematic sweep
-            chosen.append(pool[-1])
-        return chosen
+        return [pool[i] for i in _resample(logs, count, rng)]
 
 
 def _resample(logs: list[float], count: int, rng: random.Random) -> list[int]:
@@ -482,7 +468,7 @@ def _resample(logs: list[float], count: int, rng: random.Random) -> list[int]:
         while x < acc and len(chosen) < count:
             chosen.append(i)
             x += step
-    while len(chosen) < count:
+    while len(chosen) < count:  # rounding at the end of the sweep
         chosen.append(len(logs) - 1)
     return chosen
 
