@@ -21,6 +21,14 @@ default 40; the lower of it and the table's own cap is used). The game is one ro
   :attr:`CambioGame.cards`), with probability the share of the undealt cards that are
   that card; identical cards (a second deck's copies, a custom deck's suitless cards)
   are one outcome, so small decks make small trees.
+* **So is the round's own randomness.** A table whose round draws at random after the
+  deal (``stock.on_empty = "recycle"``: the discard pile is shuffled into a new stock;
+  ``snap.arbitration = "random"``: the order simultaneous snaps are settled in) has
+  :data:`SEED_BYTES` more chance nodes after the deal, each a byte of 256 equally likely
+  outcomes. Together they make a 64-bit seed, which seeds those draws (the round's
+  ``seed`` and the :class:`~cambio.rl.turns.Turns` reaction order), so a new stock's order
+  is hidden from every player, as a shuffle at the table is. No player is shown the seed.
+  Tables without such draws have no seed nodes: their tree is the deal, then the play.
 * **Actions** are the table's action ids (:class:`cambio.ActionSpace`) plus one more,
   ``DECLINE`` (``space.size``): "I do not snap". OpenSpiel has one player at a
   time, so a reaction window becomes turns of the players who may snap, one by one in
@@ -55,10 +63,15 @@ from .rl.turns import Turns
 from .round import Round
 from .rules import RuleSet
 
-__all__ = ["DEFAULT_MAX_TURNS", "CambioGame", "CambioObserver", "CambioState"]
+__all__ = ["DEFAULT_MAX_TURNS", "SEED_BYTES", "CambioGame", "CambioObserver", "CambioState"]
 
 DEFAULT_MAX_TURNS = 40
 """The turn cap when the game string gives none."""
+
+SEED_BYTES = 8
+"""The chance nodes (one byte each) that draw a 64-bit seed for the round's own random
+draws, on tables that make any (a stock that runs out is refilled from the shuffled
+discard pile, or simultaneous snaps are settled in a random order)."""
 
 _MAX_PLAYERS = 8
 
@@ -78,6 +91,12 @@ _GAME_TYPE = pyspiel.GameType(
     provides_observation_tensor=True,
     parameter_specification={"variant": "practice", "players": 0, "max_turns": DEFAULT_MAX_TURNS},
 )
+
+
+def _draws_at_random(rules: RuleSet) -> bool:
+    """Whether a round of ``rules`` draws at random after the deal: it shuffles the
+    discard pile into a new stock, or settles simultaneous snaps in a random order."""
+    return rules.stock.on_empty == "recycle" or rules.snap.arbitration == "random"
 
 
 def _decision_bound(rules: RuleSet, players: int, turns: int) -> int:
@@ -116,9 +135,11 @@ class CambioGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untyped
         rules = attrs.evolve(rules, turn=attrs.evolve(rules.turn, max_turns=cap))
         encoder = Encoder(rules, players)
         n = players
+        deck = tuple(rules.deck.cards())
+        seed_nodes = SEED_BYTES if _draws_at_random(rules) else 0
         info = pyspiel.GameInfo(
             num_distinct_actions=encoder.space.size + 1,
-            max_chance_outcomes=len(set(rules.deck.cards())),
+            max_chance_outcomes=max(len(set(deck)), 256 if seed_nodes else 0),
             num_players=n,
             min_utility=-1.0 / n,
             max_utility=1.0 - 1.0 / n,
@@ -131,10 +152,17 @@ class CambioGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untyped
         self.players = players
         self.max_turns = cap
         self.encoder = encoder
-        self.deck: tuple[Card, ...] = tuple(rules.deck.cards())
-        self.cards: tuple[Card, ...] = tuple(sorted(set(self.deck)))
+        self.deck: tuple[Card, ...] = deck
+        self.cards: tuple[Card, ...] = tuple(sorted(set(deck)))
         """The distinct cards of the deck: chance outcome ``k`` deals ``cards[k]``."""
+        self.seed_nodes = seed_nodes
+        """The chance nodes after the deal that draw the round's seed, a byte each
+        (:data:`SEED_BYTES`, or 0 on a table whose round draws nothing at random)."""
         self.decline = encoder.space.size
+
+    def max_chance_nodes_in_history(self) -> int:
+        """The chance nodes of every history: one per card, then the seed's bytes."""
+        return len(self.deck) + self.seed_nodes
 
     def new_initial_state(self) -> CambioState:
         """The state before the deal."""
@@ -155,12 +183,14 @@ class _Play:
     def __init__(self, game: CambioGame) -> None:
         self.game = game  # shared, never copied
         self.dealt: list[Card] = []
+        self.seed: list[int] = []  # the seed's bytes drawn so far
         self.turns: Turns | None = None
         self.info: list[str] = []  # each player's history as text (the info state)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Play:
         new = _Play(self.game)
         new.dealt = self.dealt[:]
+        new.seed = self.seed[:]
         new.turns = None if self.turns is None else self.turns.copy()
         new.info = self.info[:]
         return new
@@ -199,6 +229,8 @@ class CambioState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
         return turns.legal()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
+        if len(self.play.dealt) == len(self.cambio.deck):  # the seed's next byte
+            return [(b, 1 / 256) for b in range(256)]
         deck = list(self.cambio.deck)
         for card in self.play.dealt:
             deck.remove(card)
@@ -211,11 +243,16 @@ class CambioState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
 
     def _apply_action(self, action: int) -> None:
         play = self.play
+        game = self.cambio
         if play.turns is None:
-            play.dealt.append(self.cambio.cards[action])
-            if len(play.dealt) == len(self.cambio.deck):
-                rnd = Round(self.cambio.rules, self.cambio.players, deck=play.dealt, seed=0)
-                play.turns = Turns(rnd, shuffle_seed=0)
+            if len(play.dealt) < len(game.deck):
+                play.dealt.append(game.cards[action])
+            else:
+                play.seed.append(action)
+            if len(play.dealt) == len(game.deck) and len(play.seed) == game.seed_nodes:
+                seed = int.from_bytes(bytes(play.seed), "big")
+                rnd = Round(game.rules, game.players, deck=play.dealt, seed=seed)
+                play.turns = Turns(rnd, shuffle_seed=seed)
                 play.info = [f"P{p}" for p in range(rnd.players)]
                 self._record(rnd.events)
             return
@@ -234,6 +271,8 @@ class CambioState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
+            if len(self.play.dealt) == len(self.cambio.deck):
+                return f"Seed byte {len(self.play.seed) + 1}: 0x{action:02x}"
             return f"Deal:{self.cambio.cards[action]}"
         if action == self.cambio.decline:
             return f"P{player} no snap"
@@ -254,7 +293,10 @@ class CambioState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
     def __str__(self) -> str:
         rnd = self.round
         if rnd is None:
-            return "dealing: " + " ".join(str(c) for c in self.play.dealt)
+            text = "dealing: " + " ".join(str(c) for c in self.play.dealt)
+            if self.play.seed:
+                text += " | seed " + " ".join(f"{b:02x}" for b in self.play.seed)
+            return text
         hands = " | ".join(
             " ".join("--" if c is None else str(c) for c in rnd.hand(p)) for p in range(rnd.players)
         )
@@ -294,7 +336,13 @@ class CambioObserver:
         """``player``'s history (perfect recall) or current view, as text."""
         rnd = state.round
         if rnd is None:
-            return f"P{player} dealing ({len(state.play.dealt)} cards dealt)"
+            play = state.play
+            if not play.seed:
+                return f"P{player} dealing ({len(play.dealt)} cards dealt)"
+            return (
+                f"P{player} dealing ({len(play.dealt)} cards dealt, "
+                f"{len(play.seed)} of {self.game.seed_nodes} seed bytes drawn)"
+            )
         turns = state.play.turns
         assert turns is not None
         reacting = turns.actor == player and turns.reacting
