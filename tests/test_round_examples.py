@@ -408,15 +408,21 @@ def test_draw_power_fires_when_drawn_before_placing() -> None:
     assert r.phase_seen_by(0) is Phase.POWER and r.view(0).phase == "power"
     assert r.phase is Phase.DRAWN and r.phase_seen_by(1) is Phase.DRAWN
     r.apply(Action.peek(0, (1, 3)))
-    assert r.phase is Phase.POWER  # the power is public once used
-    swaps = [a for a in r.legal_actions(0) if a.kind is cambio.ActionKind.SWAP]
+    # the peek is seen, but a 9 (peek only) would end there: whether a swap may follow
+    # stays the drawer's secret, so the table still sees a player holding a drawn card
+    assert r.phase_seen_by(0) is Phase.POWER and r.phase is Phase.DRAWN
+    assert r.view(1).phase == "drawn" and r.view(1).peeked == () and r.view(1).power is None
+    legal = r.legal_actions(0)
+    swaps = [a for a in legal if a.kind is cambio.ActionKind.SWAP]
     assert {a.positions for a in swaps} == {((0, i), (1, 3)) for i in range(1, 5)}
-    r.apply(Action.skip(0))
-    # back to placing the drawn king
-    assert r.phase is Phase.DRAWN
+    # the optional swap is left out by placing the king at once (no skip: a skip would
+    # be a move the table sees, which a 9 never makes)
+    assert not r.can_apply(Action.skip(0)) and Action.replace(0, 1) in legal
+    before = len(r.events)
     r.apply(Action.replace(0, 1))
     assert r.hand(0)[0] == Card("K", "S")
-    assert not any(e.kind == "power" for e in r.events[-2:])
+    assert r.events[before].kind == "replace"
+    assert not any(e.kind in ("power", "skip") for e in r.events)
 
 
 def test_draw_power_sticking_only_after_another_players_discard() -> None:

@@ -265,14 +265,15 @@ class _HiddenPower:
         return other
 
     def allows(self, power: Power | None) -> bool:
+        """Whether a card granting ``power`` could have made the steps seen: a power of
+        at least as many steps (more after a logged skip), which fit them. Steps left
+        out of a private power leave no trace, so a longer power fits too."""
         if not self.steps and not self.skipped:
             return True  # nothing seen: any card (a silent skip leaves no trace)
         if power is None:
             return False
         k = len(self.steps)
-        if len(power.steps) < k + (1 if self.skipped or not self.ended else 0):
-            return False
-        if self.ended and not self.skipped and len(power.steps) != k:
+        if len(power.steps) < k + (1 if self.skipped else 0):
             return False
         if self.name is not None and power.name != self.name:
             return False
@@ -712,7 +713,7 @@ class InfoSet:
                 known[v] |= 1 << p
                 if hp is not None:
                     hp.steps.append(("peek", positions, False))
-                    phase = P_POWER
+                    phase = P_DRAWN  # as the table sees it: whether a step is left is hidden
                 else:
                     peeked += 1
                     step += 1
@@ -796,7 +797,7 @@ class InfoSet:
                     known[vb] |= 1 << p
                 if hp is not None:
                     hp.steps.append(("swap", positions, seen))
-                    phase = P_POWER
+                    phase = P_DRAWN  # as the table sees it: whether a step is left is hidden
                 else:
                     step += 1
                     if power is not None and step >= len(power.steps):
@@ -1114,6 +1115,8 @@ class InfoSet:
         self._step = 0
         self._after_drawn = False
         self._maybe_power = -1  # the held card of another, whose power may be under way
+        self._maybe_steps = 0  # the steps of it already seen
+        self._maybe_peeked: list[int] = []  # the places those steps peeked at
         if hp is not None and vphase is _P_DRAWN:
             hp.ended = True  # the power fired by the draw is over (or never started)
         # a snap may come in the middle of a power: the give that follows goes back to it
@@ -1128,8 +1131,19 @@ class InfoSet:
                     raise DeterminizeError("the view's power disagrees with its history")
                 self._power, self._power_card, self._step = power, power_card, step
                 self._after_drawn = after_drawn
-        elif vphase is _P_DRAWN and hp is not None and not hp.steps and not hp.skipped:
-            self._maybe_power = drawn  # a power not yet announced, or none
+        elif (
+            vphase is _P_DRAWN or (vphase is _P_GIVE and give_return is _P_DRAWN)
+        ) and hp is not None:
+            # a power fired by another's private draw may be under way (with more steps
+            # than those seen), over, or none at all: the sampled card says which
+            self._maybe_power = drawn
+            self._maybe_steps = len(hp.steps)
+            self._maybe_peeked = [
+                o * P + pos - 1
+                for kind, places, _ in hp.steps
+                if kind == "peek"
+                for o, pos in places
+            ]
         self._peeked = [o * P + pos - 1 for o, pos in view.peeked] if view.peeked else []
         self._constraints: dict[int, _HiddenPower] = {}
         for v, hpw in hidden.items():
@@ -1519,13 +1533,20 @@ class InfoSet:
             rnd._power_now = power
         elif self._maybe_power >= 0:
             maybe = self._tpow[assign[self._drawn]]
-            if maybe is not None:  # fired by the draw, not announced yet
-                rnd._phase, rnd._power_now, power = _P_POWER, maybe, maybe
-                power_card, rnd._step, rnd._after_power_drawn = drawn, 0, True
+            k = self._maybe_steps
+            if maybe is not None and len(maybe.steps) > k:  # fired by the draw, steps left
+                if rnd._phase is _P_GIVE:
+                    rnd._give_return = _P_POWER
+                else:
+                    rnd._phase = _P_POWER
+                rnd._power_now = power = maybe
+                power_card, rnd._step, rnd._after_power_drawn = drawn, k, True
         if power is not None:
             rnd._power_card = power_card
-            rnd._peeked = list(self._peeked)
-            if not self._maybe_power >= 0:
+            if self._maybe_power >= 0:
+                rnd._peeked = list(self._maybe_peeked)
+            else:
+                rnd._peeked = list(self._peeked)
                 rnd._step = self._step
                 rnd._after_power_drawn = self._after_drawn
         else:

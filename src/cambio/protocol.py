@@ -374,7 +374,7 @@ class Table:
         rnd, seats = self._shown()
         n = m.players
         index = {s: r for r, s in enumerate(seats)}
-        reference = rnd.view(0)
+        reference = rnd.public_view()  # a spectator's own: public information only
         own: PlayerView | None = None
         if seat is not None and seat in index:
             own = rnd.view(index[seat])

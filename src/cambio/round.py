@@ -61,6 +61,9 @@ player has not seen (two rounds that differ only in such cards agree on all of t
   :attr:`Round.calls_owed`, and :attr:`Round.result` once the round is over (every
   card is then shown).
 
+:meth:`Round.public_view` gathers them as a view of no seat (``player`` -1), for
+spectators.
+
 Per player, to that player only: :meth:`Round.view`, :meth:`Round.phase_seen_by`,
 :meth:`Round.legal_actions` / :meth:`Round.legal_action_ids` /
 :meth:`Round.legal_action_mask` of that player, and the answers of
@@ -665,11 +668,12 @@ class Round:
         """The phase as every player sees it (public: it never depends on a hidden card).
 
         While the player to act uses the power of a card only it has seen (a private
-        draw on a table whose powers act when drawn), before any step is taken, the
-        others cannot tell that from holding a plain drawn card: the public phase is
-        then ``DRAWN``. :meth:`phase_seen_by` gives the phase as one player knows it.
+        draw on a table whose powers act when drawn), the others cannot tell that from
+        holding a plain drawn card, before its first step or between two steps (each
+        step is seen when taken, a step left out is not): the public phase is then
+        ``DRAWN``. :meth:`phase_seen_by` gives the phase as one player knows it.
         """
-        if self._phase is _POWER and self._power_unannounced():
+        if self._phase is _POWER and self._power_private():
             return _DRAWN
         return self._phase
 
@@ -1120,7 +1124,22 @@ class Round:
         else:
             ids = self._power_targets(p, base, step)
         if not ids or self.rules.powers.optional or step.optional:
-            ids.insert(0, base + _SKIP)
+            if self._power_private():
+                # a step of a power nobody else knows of is left out by placing the card
+                # at once: a skip would be a move the others see (an action, a message)
+                # that a card without the step never makes
+                ids.extend(self._placing_ids(p, base))
+                ids.sort()
+            else:
+                ids.insert(0, base + _SKIP)
+        return ids
+
+    def _placing_ids(self, p: int, base: int) -> list[int]:
+        """The ids that place a drawn card (phase ``DRAWN``): discard, replace, exchange."""
+        ids = [base + _DISCARD, *self._replace_ids(p)]
+        if self._exchange_ok:
+            o = base + self.space.o_exchange
+            ids.extend(o + m for m in self._exchange_masks(p))
         return ids
 
     def _power_targets(self, p: int, base: int, step: Step) -> list[int]:
@@ -1387,7 +1406,7 @@ class Round:
             self._end_turn()
 
     def _skip(self, p: int) -> None:
-        if not self._power_unannounced():
+        if not self._power_private():
             self._events.append(_new_event(_EVENT, (_EV_SKIP, p, (), (), None, "")))
         self._end_power()
 
@@ -1446,6 +1465,8 @@ class Round:
             self._window_won = False
 
     def _replace(self, p: int, i: int) -> None:
+        if self._power_now is not None:
+            self._leave_private_power()
         row = self._slots[p]
         old = row[i]
         row[i] = self._drawn
@@ -1472,6 +1493,8 @@ class Round:
             self._end_turn()
 
     def _discard_drawn(self, p: int) -> None:
+        if self._power_now is not None:
+            self._leave_private_power()
         c = self._drawn
         self._drawn = -1
         self._discard.append(c)
@@ -1487,6 +1510,8 @@ class Round:
             self._end_turn()
 
     def _exchange(self, p: int, indices: list[int]) -> None:
+        if self._power_now is not None:
+            self._leave_private_power()
         row = self._slots[p]
         drawn = self._drawn
         self._drawn = -1
@@ -1550,6 +1575,19 @@ class Round:
                 _new_event(_EVENT, (_EV_POWER, p, (), (self.deck[card],), None, power.name))
             )
         self._phase = _POWER
+
+    def _power_private(self) -> bool:
+        """A power under way from a card only its holder has seen (a private draw)."""
+        return self._power_now is not None and self._known[self._power_card] != self._ALL
+
+    def _leave_private_power(self) -> None:
+        """The drawn card is placed with steps of its private power left: they lapse
+        unseen (no event), and the card is placed as in phase ``DRAWN``."""
+        self._power_now = None
+        self._power_card = -1
+        self._peeked = []
+        self._after_power_drawn = False
+        self._phase = _DRAWN
 
     def _power_unannounced(self) -> bool:
         """A power from a card only its holder has seen (a private draw), before any step.
@@ -1956,17 +1994,18 @@ class Round:
             holding = deck[self._drawn]
         power = self._power_now
         step = None
+        private = False
         phase = _PHASE_NAMES[self._phase]
         if power is not None:
             if self._phase is _POWER:
                 step = power.steps[self._step]
             if seat != self._current and not known[self._power_card] & bit:
-                # another player who has not seen the card cannot tell which power it is
-                # (nor its next step) from the steps taken so far; before the first step
-                # it cannot tell a private draw's power from a plain draw at all
+                # another player who has not seen the card cannot tell which power it is,
+                # nor whether a step is left: the phase, the power, its next step and
+                # the positions it peeked at are those of a plain drawn card
                 power, step = None, None
-                if self._power_unannounced():
-                    phase = _PHASE_NAMES[self.phase]
+                private = True
+                phase = _PHASE_NAMES[self.phase]
         # positional arguments in field order (player, players, grid_size, phase,
         # current, to_act, caller, grids, present, discard, stock_size, holding,
         # holding_from_stock, power, power_step, peeked, window_open, opening_positions,
@@ -1988,7 +2027,9 @@ class Round:
             self._from_stock if self._drawn >= 0 else None,
             power.name if power is not None else None,
             step,
-            tuple([(g // self._P, g % self._P + 1) for g in self._peeked]) if self._peeked else (),
+            tuple([(g // self._P, g % self._P + 1) for g in self._peeked])
+            if self._peeked and not private
+            else (),
             self._window_open,
             self._opening_seen[seat],
             (self._repeek_used & bit) != 0,
@@ -2000,6 +2041,61 @@ class Round:
         return view  # type: ignore[return-value]  # a PlayerView now (cast() is a call)
 
     # ------------------------------------------------------------------ copy, save, load
+    def public_view(self) -> PlayerView:
+        """What someone who holds no seat may know now (a spectator): public only.
+
+        Built from the public record alone, never from a seat's view: ``player`` is
+        ``-1``, no grid shows a card until the round is over (then every card does), the
+        history is every event without the cards only some players saw, a card in hand
+        is shown only when it was taken from the discard pile, and a power is named only
+        when its card is face up (see :attr:`phase`).
+        """
+        over = self._result is not None
+        deck = self.deck
+        grids = tuple(
+            [tuple([deck[c] if over and c >= 0 else None for c in row]) for row in self._slots]
+        )
+        present = tuple([tuple([c >= 0 for c in row]) for row in self._slots])
+        history = tuple([e.as_seen_by(-1) for e in self._events])
+        holding: Card | None = None
+        if self._drawn >= 0 and self._known[self._drawn] == self._ALL:
+            holding = deck[self._drawn]
+        power = self._power_now
+        step = None
+        peeked: tuple[tuple[int, int], ...] = ()
+        if power is not None and self._known[self._power_card] == self._ALL:
+            if self._phase is _POWER:
+                step = power.steps[self._step]
+            peeked = tuple([(g // self._P, g % self._P + 1) for g in self._peeked])
+        else:
+            power = None
+        view = _ViewFields(
+            -1,
+            self.players,
+            self._G,
+            _PHASE_NAMES[self.phase],
+            self._current,
+            self.to_act,
+            None if self._caller < 0 else self._caller,
+            grids,
+            present,
+            tuple([deck[c] for c in self._discard]),
+            len(self._stock),
+            holding,
+            self._from_stock if self._drawn >= 0 else None,
+            power.name if power is not None else None,
+            step,
+            peeked,
+            self._window_open,
+            (),
+            False,
+            tuple(self._turns),
+            history,
+            self._result,
+        )
+        view.__class__ = PlayerView
+        return view  # type: ignore[return-value]  # a PlayerView now
+
     def copy(self) -> Round:
         """An independent copy (for search): same state, separate future."""
         new = self._clone()

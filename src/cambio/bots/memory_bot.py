@@ -65,6 +65,7 @@ _PEEK: Final = ActionKind.PEEK
 _REPLACE: Final = ActionKind.REPLACE
 _RE_PEEK: Final = ActionKind.RE_PEEK
 _SKIP: Final = ActionKind.SKIP
+_PLACING: Final = frozenset({ActionKind.DISCARD, ActionKind.REPLACE, ActionKind.EXCHANGE})
 _SNAP: Final = ActionKind.SNAP
 _SWAP: Final = ActionKind.SWAP
 _TAKE: Final = ActionKind.TAKE
@@ -732,6 +733,16 @@ class MemoryBot:
         return None, 0
 
     def _power(self, view: PlayerView, choices: Sequence[Action]) -> Action | None:
+        choice = self._power_step(view, choices)
+        if choice is None and _first(choices, _SKIP) is None:
+            # the power of a card only this bot has seen: its steps are left out by
+            # placing the card (there is no skip to give that away)
+            placing = [a for a in choices if a.kind in _PLACING]
+            if placing:
+                return self._place(view, placing)
+        return choice
+
+    def _power_step(self, view: PlayerView, choices: Sequence[Action]) -> Action | None:
         step = view.power_step
         skip = _first(choices, _SKIP)
         if step is None:

@@ -657,7 +657,7 @@ def rollout_action(
     ids = rnd.legal_action_ids(p)
     sp = rnd.space
     base = p * sp.per_player
-    phase = rnd.phase
+    phase = rnd._phase  # the true phase: p plays its own (omniscient) world
     value = rnd._value
     known = rnd._known
     bit = 1 << p
@@ -684,32 +684,7 @@ def rollout_action(
         threshold, margin = style.call_bounds(max(0, rnd.rules.call.penalty), rnd._turns[p])
         return mine <= threshold and mine + margin <= min(others, default=1e9)
 
-    if phase is Phase.TURN:
-        if base + _CALL in ids and should_call():
-            return base + _CALL
-        if base + _TAKE in ids and rnd._discard:
-            i = worst()
-            top = value[rnd._discard[-1]]
-            if i >= 0 and top <= style.take_max and est(row[i]) - top >= style.take_gain:
-                return base + _TAKE
-        if base + _DRAW in ids:
-            return base + _DRAW
-    elif phase is Phase.DRAWN or phase is Phase.TAKEN:
-        drawn = rnd._drawn
-        held = value[drawn]
-        i = worst()
-        if i >= 0:
-            gain = est(row[i]) - held
-            bonus = 0.0
-            if rnd._from_stock and rnd._power[drawn] is not None:
-                bonus = style.power_value
-            if base + _DISCARD not in ids or gain > style.replace_margin + bonus:
-                aid = base + sp.o_replace + i
-                if aid in ids:
-                    return aid
-        if base + _DISCARD in ids:
-            return base + _DISCARD
-    elif phase is Phase.POWER:
+    if phase is Phase.POWER:
         power = rnd._power_now
         assert power is not None
         step = power.steps[rnd._step]
@@ -747,6 +722,33 @@ def rollout_action(
                 return best
         if base + _SKIP in ids:
             return base + _SKIP
+        if base + _DISCARD in ids:
+            phase = Phase.DRAWN  # a private power's steps are left out by placing the card
+    if phase is Phase.TURN:
+        if base + _CALL in ids and should_call():
+            return base + _CALL
+        if base + _TAKE in ids and rnd._discard:
+            i = worst()
+            top = value[rnd._discard[-1]]
+            if i >= 0 and top <= style.take_max and est(row[i]) - top >= style.take_gain:
+                return base + _TAKE
+        if base + _DRAW in ids:
+            return base + _DRAW
+    elif phase is Phase.DRAWN or phase is Phase.TAKEN:
+        drawn = rnd._drawn
+        held = value[drawn]
+        i = worst()
+        if i >= 0:
+            gain = est(row[i]) - held
+            bonus = 0.0
+            if rnd._from_stock and rnd._power[drawn] is not None:
+                bonus = style.power_value
+            if base + _DISCARD not in ids or gain > style.replace_margin + bonus:
+                aid = base + sp.o_replace + i
+                if aid in ids:
+                    return aid
+        if base + _DISCARD in ids:
+            return base + _DISCARD
     elif phase is Phase.END_OF_TURN:
         if base + _CALL in ids and should_call():
             return base + _CALL
