@@ -151,13 +151,23 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo names it so; AECEnv i
         return game.view(seat)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Deal a new round (or match). ``options`` may hold ``"deck"``: a prepared deck
+        for the (first) round, card names or cards in deal order, as ``Round(deck=...)``
+        takes it (the rest of the table's deck is shuffled in under the seed)."""
+        deck = None
+        if options:
+            unknown = sorted(set(options) - {"deck"})
+            if unknown:
+                raise ValueError(f"unknown reset options: {', '.join(unknown)} (known: deck)")
+            deck = options.get("deck")
         if seed is not None:
             self._rng = random.Random(seed)
         deal_seed = self._rng.randrange(2**63)
         if self.match_mode:
-            self._game = Match(self.rules, self.players, seed=deal_seed)
+            decks = None if deck is None else [list(deck)]
+            self._game = Match(self.rules, self.players, seed=deal_seed, decks=decks)
         else:
-            self._game = Round(self.rules, self.players, seed=deal_seed)
+            self._game = Round(self.rules, self.players, seed=deal_seed, deck=deck)
         self._turns = Turns(self._game, shuffle_seed=deal_seed)
         self._records = 0
         self.agents = self.possible_agents[:]
