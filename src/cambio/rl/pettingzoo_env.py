@@ -154,12 +154,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo names it so; AECEnv i
         """Deal a new round (or match). ``options`` may hold ``"deck"``: a prepared deck
         for the (first) round, card names or cards in deal order, as ``Round(deck=...)``
         takes it (the rest of the table's deck is shuffled in under the seed)."""
-        deck = None
-        if options:
-            unknown = sorted(set(options) - {"deck"})
-            if unknown:
-                raise ValueError(f"unknown reset options: {', '.join(unknown)} (known: deck)")
-            deck = options.get("deck")
+        # other keys are left alone, as Gymnasium's environments do (PettingZoo's own
+        # api_test passes some)
+        deck = options.get("deck") if options else None
         if seed is not None:
             self._rng = random.Random(seed)
         deal_seed = self._rng.randrange(2**63)
