@@ -4,8 +4,14 @@ Starts ``cambio serve`` in a child process on a free loopback port (a fresh fold
 temporary directory), creates ``--tables`` practice tables over HTTP and connects one
 WebSocket client per seat; every client plays random legal moves (no call before
 ``--call-from`` actions) until its round ends. Reports the action latency (from sending
-``act`` to its ``acted`` reply) and the throughput; checks on the way that every action
-was acknowledged exactly once and the saved tables hold exactly the acknowledged actions.
+``act`` to its ``acted`` reply: p50, p95, p99), the throughput and the server's CPU time
+per acknowledged action (user and system time of the server process, from ``/proc``);
+checks on the way that every action was acknowledged exactly once and the saved tables
+hold exactly the acknowledged actions.
+
+``--search-tables K`` also starts K tables whose every seat is a search bot (moving
+with no delay) before the people's tables play, so the figures show how much a busy
+table delays the quiet ones.
 
 Run ``python benchmarks/bench_server.py --help``; ``--json`` prints one JSON object.
 """
@@ -15,6 +21,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import statistics
 import sys
 import tempfile
@@ -27,21 +34,44 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from live_server import LiveServer, PlayStats, play_tables
 
 
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time of process ``pid`` so far (Linux ``/proc``)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    ticks = os.sysconf("SC_CLK_TCK")
+    return (int(fields[11]) + int(fields[12])) / ticks
+
+
+def percentile(ordered: list[float], q: float) -> float:
+    return ordered[max(0, int(len(ordered) * q + 0.5) - 1)] if ordered else 0.0
+
+
 def run(args: argparse.Namespace) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as folder:
         store = Path(folder) / "tables"
         server = LiveServer(
-            store, "--actions-per-second", "100000", "--max-tables", str(args.tables + 10)
+            store,
+            "--actions-per-second",
+            "100000",
+            "--max-tables",
+            str(args.tables + args.search_tables + 10),
+            "--bot-delay",
+            "0",
         )
         try:
+            for i in range(args.search_tables):
+                bots = {str(s): "search" for s in range(args.players)}
+                server.create(variant="practice", players=args.players, seed=10_000 + i, bots=bots)
             tables = [
                 server.create(variant="practice", players=args.players, seed=args.seed + i)
                 for i in range(args.tables)
             ]
             stats = PlayStats()
+            pid = server.process.pid
+            cpu_before = cpu_seconds(pid)
             began = time.perf_counter()
             outcomes = asyncio.run(play_tables(server, tables, stats, call_from=args.call_from))
             seconds = time.perf_counter() - began
+            cpu = cpu_seconds(pid) - cpu_before
             failures = [repr(o) for o in outcomes if isinstance(o, BaseException)]
             lost = 0
             for made in tables:
@@ -57,12 +87,15 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     actions = len(latencies)
     return {
         "tables": args.tables,
+        "search_tables": args.search_tables,
         "clients": args.tables * args.players,
         "actions": actions,
         "seconds": seconds,
         "actions_per_second": actions / seconds if seconds else 0.0,
+        "cpu_ms_per_action": cpu * 1000 / actions if actions else 0.0,
         "p50_ms": statistics.median(latencies) * 1000 if latencies else 0.0,
-        "p95_ms": stats.p95() * 1000,
+        "p95_ms": percentile(latencies, 0.95) * 1000,
+        "p99_ms": percentile(latencies, 0.99) * 1000,
         "max_ms": latencies[-1] * 1000 if latencies else 0.0,
         "errors": len(stats.errors),
         "failed_tables": len(failures),
@@ -71,12 +104,14 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def report(out: dict[str, Any]) -> str:
+    busy = f", beside {out['search_tables']} tables of search bots" if out["search_tables"] else ""
     return (
-        f"{out['tables']} tables x {out['clients'] // max(out['tables'], 1)} clients: "
+        f"{out['tables']} tables x {out['clients'] // max(out['tables'], 1)} clients{busy}: "
         f"{out['actions']} actions in {out['seconds']:.1f} s "
         f"({out['actions_per_second']:.0f} actions/s)\n"
+        f"server CPU per action: {out['cpu_ms_per_action']:.2f} ms\n"
         f"action latency: p50 {out['p50_ms']:.1f} ms, p95 {out['p95_ms']:.1f} ms, "
-        f"max {out['max_ms']:.1f} ms\n"
+        f"p99 {out['p99_ms']:.1f} ms, max {out['max_ms']:.1f} ms\n"
         f"errors {out['errors']}, failed tables {out['failed_tables']}, "
         f"inconsistent tables {out['inconsistent_tables']}"
     )
@@ -89,6 +124,12 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--seed", type=int, default=0, help="seed of the first table")
     ap.add_argument(
         "--call-from", type=int, default=3, help="actions before a client may call Cambio"
+    )
+    ap.add_argument(
+        "--search-tables",
+        type=int,
+        default=0,
+        help="tables of search bots (every seat, no delay) playing beside the clients' tables",
     )
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     return ap
