@@ -11,7 +11,7 @@ import jsonschema
 
 from cambio.protocol import schema
 
-__all__ = ["SEAT_REFUSALS", "StdioEngine", "check_reply"]
+__all__ = ["SEAT_REFUSALS", "StdioEngine", "check_reply", "reveals_only_when_over", "secrets_of"]
 
 _DOC = schema()
 jsonschema.Draft202012Validator.check_schema(_DOC)
@@ -48,6 +48,27 @@ def check_reply(reply: dict[str, Any]) -> dict[str, Any]:
     return reply
 
 
+def secrets_of(table: Any) -> list[str]:
+    """The decimal seeds that rebuild a table's cards, read from the omniscient table
+    object: the match's seed and the seed of every round dealt so far."""
+    match = table.match
+    found = [str(match.seed), *(str(r.seed) for r in match.played_rounds)]
+    assert all(len(s) >= 6 for s in found), found  # long enough to search text for
+    return found
+
+
+def reveals_only_when_over(text: str, secrets: list[str]) -> bool:
+    """Whether the message ``text`` is free of every secret, or shows the match's seed
+    (and no round's) only as the view of a match that is over."""
+    if not any(s in text for s in secrets):
+        return True
+    message = json.loads(text)
+    view = message.get("view")
+    if not isinstance(view, dict) or not view["match"]["over"]:
+        return False
+    return view["match"]["seed"] == int(secrets[0]) and not any(s in text for s in secrets[1:])
+
+
 class StdioEngine:
     """``cambio engine`` in a child process: one line out, one line back."""
 
@@ -59,6 +80,8 @@ class StdioEngine:
             text=True,
             encoding="utf-8",
         )
+        self.lines: list[str] = []
+        """Every reply line, as received."""
 
     def send_text(self, text: str) -> dict[str, Any]:
         assert self.process.stdin is not None and self.process.stdout is not None
@@ -66,6 +89,7 @@ class StdioEngine:
         self.process.stdin.flush()
         line = self.process.stdout.readline()
         assert line, "the engine stopped answering"
+        self.lines.append(line)
         reply: dict[str, Any] = json.loads(line)
         return check_reply(reply)
 

@@ -7,14 +7,18 @@ shipped in the package, and every refused request leaves the table as it was.
 from __future__ import annotations
 
 import json
+import os
 import random
+import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 
+from cambio.engine import serve_lines
+from cambio.match import Match
 from cambio.protocol import ERROR_CODES, REQUEST_TYPES, Engine, schema
-from protocol_clients import StdioEngine, check_reply
+from protocol_clients import StdioEngine, check_reply, reveals_only_when_over, secrets_of
 
 Send = Callable[[object], dict[str, Any]]
 
@@ -107,6 +111,7 @@ def scenario(send: Recorder) -> None:
         "table": "a",
         "players": 3,
         "rules": "practice",
+        "arranged": True,
         "seed": 42,
         "bots": {},
     }
@@ -285,3 +290,183 @@ def test_deferred_writes_keep_each_tables_last_state_until_written(tmp_path: Any
     assert sorted(p.name for p in store.iterdir()) == [f"{name}.json"]
     resumed = Engine(store=store)  # a new engine on the folder: the written state
     assert resumed.handle({"type": "view", "table": name, "seat": 0})["view"]["at"] == 1
+
+
+# ---------------------------------------------------------------------------------------
+# The seed and the deck are secret while the match runs; arranged tables say so
+
+
+class LineClient:
+    """``cambio engine``'s line loop (:func:`cambio.engine.serve_lines`) on pipes, in a
+    thread of this process, so the test holds the omniscient table objects too. Every
+    reply line is kept as the client received it."""
+
+    def __init__(self, engine: Engine) -> None:
+        read_in, write_in = os.pipe()
+        read_out, write_out = os.pipe()
+        self._to = os.fdopen(write_in, "w", encoding="utf-8")
+        self._from = os.fdopen(read_out, "r", encoding="utf-8")
+        stdin = os.fdopen(read_in, "r", encoding="utf-8")
+        stdout = os.fdopen(write_out, "w", encoding="utf-8")
+
+        def run() -> None:
+            with stdin, stdout:
+                serve_lines(stdin, stdout, engine)
+
+        self._thread = threading.Thread(target=run, daemon=True)
+        self._thread.start()
+        self.lines: list[str] = []
+
+    def send(self, message: object) -> dict[str, Any]:
+        self._to.write(json.dumps(message) + "\n")
+        self._to.flush()
+        line = self._from.readline()
+        assert line, "the engine stopped answering"
+        self.lines.append(line)
+        return check_reply(json.loads(line))
+
+    def close(self) -> None:
+        self._to.close()
+        self._thread.join(timeout=30)
+        self._from.close()
+
+
+def test_a_drawn_seed_reaches_no_engine_client_while_the_match_runs() -> None:
+    """A whole elimination match over the engine's line protocol, created without a seed,
+    two seats played by bots: no created, view, events, acted or error reply carries the
+    match's seed or any round's seed (searched as decimal text, read from the table
+    object) while the match runs; once it is over the view's match part shows the seed."""
+    engine = Engine()
+    client = LineClient(engine)
+    try:
+        created = client.send(
+            {"type": "create", "variant": "elimination", "players": 3, "bots": {"1": "memory"}}
+        )
+        assert created["arranged"] is False and "seed" not in created
+        name = created["table"]
+        table = engine.tables[name]
+        rng = random.Random(3)
+        for _ in range(5000):
+            if table.match.is_over:
+                break
+            for seat in range(3):
+                client.send({"type": "view", "table": name, "seat": seat})
+            view = client.send({"type": "view", "table": name, "seat": 0})
+            assert view["view"]["arranged"] is False
+            assert view["view"]["match"]["seed"] is None
+            client.send({"type": "events", "table": name, "seat": 2, "since": 0})
+            if view["view"]["between_rounds"]:
+                client.send({"type": "act", "table": name, "seat": 0, "action": "draw"})
+                client.send({"type": "next-round", "table": name})
+                continue
+            seat = view["view"]["to_act"]
+            mine = client.send({"type": "view", "table": name, "seat": seat})
+            at = mine["view"]["at"]
+            wrong = (seat + 1) % 3
+            client.send({"type": "act", "table": name, "seat": seat, "action": "fly", "at": at})
+            client.send({"type": "act", "table": name, "seat": wrong, "action": "draw"})
+            client.send({"type": "act", "table": name, "seat": seat, "action": 0, "at": at + 9})
+            client.send({"type": "view", "table": name, "seat": 9})
+            client.send({"type": "next-round", "table": name})
+            choice = rng.choice(mine["legal"])
+            acted = client.send(
+                {"type": "act", "table": name, "seat": seat, "action": choice["id"], "at": at}
+            )
+            assert acted["type"] == "acted", acted
+        assert table.match.is_over and len(table.match.played_rounds) > 1
+        secrets = secrets_of(table)
+        while_running = list(client.lines)
+        final = client.send({"type": "view", "table": name, "seat": 0})
+    finally:
+        client.close()
+    kinds = {json.loads(line)["type"] for line in while_running}
+    assert kinds == {"created", "view", "events", "acted", "error", "round-started"}
+    assert not [line for line in while_running if any(s in line for s in secrets)]
+    assert all(reveals_only_when_over(line, secrets) for line in client.lines)
+    assert final["view"]["match"]["seed"] == table.match.seed  # revealed once it is over
+
+
+def test_stdio_created_does_not_echo_a_drawn_seed() -> None:
+    """Over ``cambio engine`` in its own process: created, views, events, acted and
+    errors carry no drawn seed; only the host's own save request returns it."""
+    stdio = StdioEngine()
+    try:
+        made = stdio.send({"type": "create", "table": "secret", "bots": {"1": "memory"}})
+        assert made["arranged"] is False and "seed" not in made
+        rng = random.Random(5)
+        for _ in range(12):
+            for seat in range(3):
+                view = stdio.send({"type": "view", "table": "secret", "seat": seat})
+                assert view["view"]["arranged"] is False
+                assert view["view"]["match"]["seed"] is None
+                stdio.send({"type": "events", "table": "secret", "seat": seat})
+            seat = view["view"]["to_act"]
+            if seat is None:
+                break
+            legal = stdio.send({"type": "view", "table": "secret", "seat": seat})["legal"]
+            legal = [a for a in legal if a["kind"] != "call"]  # the match goes on
+            stdio.send({"type": "act", "table": "secret", "seat": seat, "action": "fly"})
+            stdio.send({"type": "act", "table": "secret", "seat": seat, "action": 0, "at": 99})
+            stdio.send(
+                {"type": "act", "table": "secret", "seat": seat, "action": rng.choice(legal)["id"]}
+            )
+        lines = list(stdio.lines)
+        save = stdio.send({"type": "save", "table": "secret"})["save"]
+        assert save["arranged"] is False
+        seed = save["match"]["seed"]
+    finally:
+        assert stdio.close() == 0
+    assert {json.loads(line)["type"] for line in lines} == {
+        "created",
+        "view",
+        "events",
+        "acted",
+        "error",
+    }
+    assert not [line for line in lines if str(seed) in line]
+    assert str(seed) in stdio.lines[-1]  # the search would find it: the save holds it
+
+
+def _deck() -> list[str]:
+    return [str(card) for card in Match("practice", 3, seed=1).round.deck]  # type: ignore[attr-defined]
+
+
+ARRANGEMENTS: dict[str, tuple[dict[str, Any], bool]] = {
+    "drawn seed": ({}, False),
+    "no prepared deck": ({"decks": [None]}, False),
+    "seed": ({"seed": 12345678}, True),
+    "prepared deck": ({"decks": [_deck()]}, True),
+    "seed and deck": ({"seed": 7, "decks": [_deck()]}, True),
+}
+
+
+@pytest.mark.parametrize("case", list(ARRANGEMENTS))
+def test_arranged_is_told_to_every_seat_and_kept_in_saves(case: str) -> None:
+    """A seed or a prepared deck makes the table arranged: created, every seat's view
+    and the spectator's say so; a save keeps the flag and a load reads it back."""
+    fields, arranged = ARRANGEMENTS[case]
+    engine = Engine()
+    send = Recorder(lambda text: check_reply(engine.handle_text(text)))
+    made = send({"type": "create", "variant": "practice", "bots": {"2": "memory"}, **fields})
+    assert made["arranged"] is arranged
+    assert made.get("seed") == fields.get("seed")  # only the creator's own seed is echoed
+    name = made["table"]
+    for seat in range(3):
+        assert send({"type": "view", "table": name, "seat": seat})["view"]["arranged"] is arranged
+    assert (
+        check_reply({"type": "view", "view": engine.tables[name].view(None), "legal": []})["view"][
+            "arranged"
+        ]
+        is arranged
+    )
+    saved = send({"type": "save", "table": name})["save"]
+    assert saved["arranged"] is arranged
+    loaded = send({"type": "load", "table": "copy", "save": saved})
+    assert loaded["arranged"] is arranged and "seed" not in loaded
+    assert send({"type": "view", "table": "copy", "seat": 1})["view"]["arranged"] is arranged
+    # A save written without the flag cannot tell a seed the creator gave from a drawn
+    # one: it loads as not arranged, unless it holds a prepared deck.
+    old = {k: v for k, v in saved.items() if k != "arranged"}
+    again = send({"type": "load", "table": "old", "save": old})
+    assert again["arranged"] is ("decks" in fields and fields["decks"] != [None])
+    send.refused({"type": "load", "table": "bad", "save": {**saved, "arranged": 1}}, "bad-save")

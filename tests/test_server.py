@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import random
 import threading
 from collections.abc import Iterator
@@ -17,9 +18,10 @@ import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from cambio.match import Match
 from cambio.protocol import ERROR_CODES, Engine
 from cambio.server.app import ServerConfig, create_app
-from protocol_clients import SEAT_REFUSALS, check_reply
+from protocol_clients import SEAT_REFUSALS, check_reply, reveals_only_when_over, secrets_of
 
 ENGINE_ONLY = {"unknown-table", "table-exists", "bad-save"}
 """Codes a seat's connection cannot earn: its table is fixed by its token, and it may
@@ -38,12 +40,16 @@ class Seat:
         self.ws = self._cm.__enter__()
         OPEN.append(self)
         self.updates: list[dict[str, Any]] = []
+        self.texts: list[str] = []
+        """Every message received, as the text that came over the socket."""
         self.codes: set[str] = set()
         self.types: set[str] = set()
         self.receive()  # the update sent on connecting
 
     def receive(self) -> dict[str, Any]:
-        message = check_reply(self.ws.receive_json())
+        text = self.ws.receive_text()
+        self.texts.append(text)
+        message = check_reply(json.loads(text))
         if message["type"] == "update":
             self.updates.append(message)
         return message
@@ -377,3 +383,92 @@ def test_a_slow_disk_holds_up_the_ack_but_not_other_tables(
     assert written == [held["table"]]  # the ack came after the write
     saved = json.loads((config.store / f"{held['table']}.json").read_text())
     assert len(saved["match"]["actions"]) == at + 1
+
+
+# ---------------------------------------------------------------------------------------
+# The seed and the deck stay on the server while the match runs; arranged tables say so
+
+
+def test_no_seat_or_spectator_receives_a_drawn_seed(
+    client: TestClient, config: ServerConfig, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A practice match created over HTTP without a seed, one seat a bot, played to its
+    end: the create reply, every update and reply of both seats and of the spectator
+    (errors included) and every log line carry neither the match's seed nor the round's
+    (searched as decimal text, read from the server's table object) while the match
+    runs; once it is over the views show the seed."""
+    caplog.set_level(logging.DEBUG)
+    response = client.post("/api/tables", json={"variant": "practice", "bots": {"2": "memory"}})
+    assert response.status_code == 201
+    made = response.json()
+    assert made["arranged"] is False and "seed" not in made
+    table = client.app.state.game.engine.tables[made["table"]]  # type: ignore[attr-defined]
+    secrets = secrets_of(table)
+    assert not [s for s in secrets if s in response.text]
+    # the server keeps it: the search finds it where it is
+    assert secrets[0] in (config.store / f"{made['table']}.json").read_text()
+    seats = {s: Seat(client, made["tokens"][str(s)]) for s in (0, 1)}
+    watcher = Seat(client, made["spectator"])
+    for conn in (*seats.values(), watcher):
+        conn.refused({"type": "save"}, "forbidden")
+        at = conn.latest["view"]["at"]
+        assert conn.send({"type": "act", "action": "fly", "at": at})["type"] == "error"
+        conn.send({"type": "view"})
+        conn.send({"type": "events", "since": 0})
+        assert conn.latest["view"]["arranged"] is False
+        assert conn.latest["view"]["match"]["seed"] is None
+    view = play(seats, random.Random(6), until="match_over")
+    assert view["match_over"] and table.match.is_over
+    for conn in (*seats.values(), watcher):
+        conn.wait(lambda u: u["view"]["match_over"])
+        final = conn.send({"type": "view"})
+        assert final["view"]["match"]["seed"] == table.match.seed  # revealed once over
+        conn.refused({"type": "save"}, "forbidden")
+        leaked = [t for t in conn.texts if not reveals_only_when_over(t, secrets)]
+        assert leaked == []
+        assert any(secrets[0] in t for t in conn.texts)  # the search does find the seed
+        kinds = {json.loads(t)["type"] for t in conn.texts}
+        assert {"update", "view", "events", "error"} <= kinds
+    assert "acted" in {json.loads(t)["type"] for c in seats.values() for t in c.texts}
+    assert not [s for s in secrets if s in caplog.text]
+
+
+def _practice_deck() -> list[str]:
+    return [str(card) for card in Match("practice", 3, seed=1).round.deck]  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("fields", "arranged"),
+    [
+        ({}, False),
+        ({"seed": 424242}, True),
+        ({"decks": [_practice_deck()]}, True),
+    ],
+    ids=["drawn seed", "seed", "prepared deck"],
+)
+def test_every_seat_and_the_spectator_are_told_an_arranged_table(
+    client: TestClient, fields: dict[str, Any], arranged: bool
+) -> None:
+    made = create(client, variant="practice", bots={"2": "memory"}, **fields)
+    assert made["arranged"] is arranged
+    assert made.get("seed") == fields.get("seed")  # the creator's own seed, or none
+    conns = [Seat(client, made["tokens"]["0"]), Seat(client, made["tokens"]["1"])]
+    conns.append(Seat(client, made["spectator"]))
+    for conn in conns:
+        assert conn.latest["view"]["arranged"] is arranged  # the update sent on joining
+        assert conn.send({"type": "view"})["view"]["arranged"] is arranged
+
+
+def test_no_connection_may_ask_for_a_save(client: TestClient) -> None:
+    """A save holds the seed and every card: seats and spectators get forbidden."""
+    made = create(client, variant="practice", seed=4)
+    for token in (made["tokens"]["0"], made["spectator"]):
+        conn = Seat(client, token)
+        for message in (
+            {"type": "save"},
+            {"type": "save", "table": made["table"]},
+            {"type": "save", "id": 3},
+        ):
+            reply = conn.refused(message, "forbidden")
+            assert reply["where"] == "$.type" and "save" in reply["message"]
+            assert "match" not in json.dumps(reply)

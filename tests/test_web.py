@@ -558,3 +558,36 @@ def test_the_page_never_shows_a_hidden_card(browser: Any, tmp_path: Path) -> Non
     assert _pages_of(browser, tmp_path / "b", hidden) == first
     control = _pages_of(browser, tmp_path / "c", seen, moves=0)
     assert control[0] != first[0]
+
+
+def test_an_arranged_table_says_so_to_every_seat_and_spectator(
+    browser: Any, server: Server
+) -> None:
+    """A table created with a seed shows the arranged-table notice to a seat and to a
+    spectator as they join; a table whose seed the server drew shows it to nobody. The
+    form says next to its seed field that a seed makes the table arranged."""
+    form = open_page(browser, server.url)
+    form.wait_for_selector("#seed-hint", timeout=WAIT)
+    hint = form.locator("#seed-hint").inner_text()
+    assert "arranged" in hint and "every player" in hint
+    assert form.get_attribute("#seed", "aria-describedby") == "seed-hint"
+    arranged = server.create(variant="practice", seed=9, bots={"1": "memory", "2": "memory"})
+    drawn = server.create(variant="practice", bots={"1": "memory", "2": "memory"})
+    assert arranged["arranged"] is True and drawn["arranged"] is False
+    for table, shown in ((arranged, True), (drawn, False)):
+        for link in (table["links"]["0"], table["spectator_link"]):
+            page = open_page(browser, link)
+            wait_ready(page)
+            page.wait_for_selector(".felt", timeout=WAIT)
+            assert state(page)["view"]["arranged"] is shown
+            notice = page.locator("#arranged")
+            if shown:
+                assert notice.is_visible()
+                assert notice.inner_text() == (
+                    "Arranged table: its creator chose the deal, so the creator may know the cards."
+                )
+            else:
+                assert notice.count() == 0
+                assert "Arranged" not in page.inner_text("main")
+            no_script_errors(page)
+            page.context.close()

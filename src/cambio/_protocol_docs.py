@@ -122,6 +122,30 @@ def protocol_markdown() -> str:
         "A field the schema does not list is refused (`bad-field`), and a refused request "
         "never changes a table.",
         "",
+        "## The seed, the deck and arranged tables",
+        "",
+        "A table's seed decides every deal of its match: with the seed and this library, "
+        "anyone can rebuild every seat's cards and the whole stock. So when `create` gives "
+        "no seed (and no prepared deck), the engine draws one at random and keeps it to "
+        "itself while the match runs: no `created`, `loaded`, `view`, `events`, `acted` or "
+        "`error` reply carries it. Once the match is over, the view's `match` part shows "
+        "it (`seed`, `null` until then), and `created` or `loaded` carry it for a match "
+        "that is already over, so anyone can check the deal afterwards.",
+        "",
+        "A table created with a `seed` or with at least one prepared deck (`decks`) is "
+        "*arranged*: its creator may know the cards. Every view says so (`arranged`: "
+        "`true`), for every seat and for spectators, and `created` echoes the seed the "
+        "request gave (the creator knows it already). Saves keep the flag. A save made "
+        "without the flag cannot tell a seed its creator gave from one the engine drew, "
+        "so it loads as not arranged, unless it holds a prepared deck.",
+        "",
+        "The `save` request is the exception: it returns the whole table, seed and every "
+        "card included. `cambio engine` answers it because the program driving the engine "
+        "over standard input and output plays or hosts every seat and may know "
+        "everything; a host that passes replies on to players must not pass a save on. "
+        "`cambio serve` refuses `save` (and `load`) to every seat and spectator with "
+        "`forbidden`.",
+        "",
         "## Requests",
         "",
     ]

@@ -9,6 +9,14 @@ Every request and reply is described by a JSON Schema shipped in the package
 (:func:`schema`), and requests are checked against it before anything else happens.
 A refused request never changes any table.
 
+A table's seed (drawn at random when ``create`` gives none) rebuilds every card of the
+match, so it is kept secret while the match runs: no ``created``, ``view``, ``events``,
+``acted`` or ``error`` reply carries a seed the engine drew; the view's ``match`` part
+reveals it once the match is over. A table created with a seed or a prepared deck is
+*arranged* (its creator may know the cards) and every view says so. Only ``save``
+returns the whole table, seed included: it is for the program that hosts the engine,
+which holds every seat anyway (``cambio serve`` refuses it to every connection).
+
 >>> engine = Engine()
 >>> engine.handle_text('{"type": "hello", "id": 1}')["protocol"]
 1
@@ -321,6 +329,12 @@ class Table:
     Between two rounds of a match the finished round stays on show (its final reveal
     and scores) until somebody asks for ``next-round``; meanwhile nobody may act.
     ``meta`` is free data that a transport keeps with the table (the server's tokens).
+
+    ``arranged`` says that whoever made the table may know its cards: it gave the seed
+    or a prepared deck. A match with a prepared deck is always arranged. Every view
+    carries the flag, and saves keep it. The match's seed itself appears in no view
+    until the match is over (then in the view's ``match`` part, so the deal can be
+    checked afterwards).
     """
 
     def __init__(
@@ -332,9 +346,12 @@ class Table:
         showing: int | None = None,
         meta: Mapping[str, Any] | None = None,
         log: list[Event] | None = None,
+        arranged: bool = False,
     ) -> None:
         self.name = name
         self.match = match
+        self.arranged = bool(arranged) or any(d is not None for d in match.decks)
+        """Its creator chose the seed or a deck, so the creator may know the cards."""
         self.log: list[Event] = _opening_log(match) if log is None else log
         """Every event of the match so far, round and match events, in match seats."""
         self.bot_names: dict[int, str] = dict(sorted(bots.items()))
@@ -402,6 +419,7 @@ class Table:
             "seat": seat,
             "players": n,
             "rules": m.rules.name,
+            "arranged": self.arranged,
             "at": self.at,
             "round": self.showing + 1,
             "between_rounds": self.between_rounds,
@@ -441,6 +459,7 @@ class Table:
                 "over": m.is_over,
                 "winners": [] if m.result is None else list(m.result.winners),
                 "reason": None if m.result is None else m.result.reason,
+                "seed": m.seed if m.is_over else None,  # secret while the match runs
             },
         }
 
@@ -552,6 +571,7 @@ class Table:
             "match": self.match.to_dict(),
             "bots": {str(s): n for s, n in self.bot_names.items()},
             "showing": self.showing,
+            "arranged": self.arranged,
             "meta": self.meta,
         }
 
@@ -576,7 +596,14 @@ class Table:
             table_name = name or data.get("name")
             if not isinstance(table_name, str):
                 raise ValueError("a saved table needs a name")
-            return cls(table_name, match, bots, showing=showing, meta=meta, log=log)
+            # a save without the flag (written before tables carried it) cannot tell a
+            # seed its creator gave from one the engine drew: only its decks arrange it
+            arranged = data.get("arranged", False)
+            if not isinstance(arranged, bool):
+                raise ValueError("arranged must be true or false")
+            return cls(
+                table_name, match, bots, showing=showing, meta=meta, log=log, arranged=arranged
+            )
         except ProtocolError as error:
             raise ProtocolError("bad-save", error.message) from None
         except (ValueError, TypeError, KeyError, IndexError, RuleSetError) as error:
@@ -833,9 +860,12 @@ class Engine:
             where = "$.decks" if "deck" in str(error) or "card" in str(error) else "$.players"
             raise ProtocolError("bad-rules", str(error), where) from None
         bots = _bots_from(msg.get("bots", {}), match.players)
-        table = Table(name, match, bots)
+        table = Table(name, match, bots, arranged="seed" in msg)
         self._add(table)
-        return {"type": "created", **_summary(table)}
+        reply = {"type": "created", **_summary(table)}
+        if "seed" in msg:  # the creator's own seed: it knows it; a drawn one stays here
+            reply["seed"] = seed
+        return reply
 
     def _on_view(self, msg: dict[str, Any]) -> dict[str, Any]:
         table = self.table(msg["table"])
@@ -954,10 +984,14 @@ def _check_extends(text: str) -> None:
 
 
 def _summary(table: Table) -> dict[str, Any]:
-    return {
+    """A table in brief (``created``, ``loaded``): its seed only once the match is over."""
+    out: dict[str, Any] = {
         "table": table.name,
         "players": table.match.players,
         "rules": table.match.rules.name,
-        "seed": table.match.seed,
+        "arranged": table.arranged,
         "bots": {str(s): n for s, n in table.bot_names.items()},
     }
+    if table.match.is_over:
+        out["seed"] = table.match.seed
+    return out

@@ -9,6 +9,12 @@ change at the table. It sends the protocol's requests; the table and the seat ar
 token's, so a token can act and look only for its own seat. Bots move on the server,
 ``bot_delay`` seconds apart. Every table is written to ``store`` after each change and a
 new server on the same folder resumes them all.
+
+A table's seed and decks stay on the server while its match runs: the create reply
+echoes only a seed the request gave, views and events never carry one (the view's
+``match`` part shows it once the match is over), and no connection may ask for a
+``save`` (the whole table). A table created with a seed or a prepared deck is
+*arranged*, and every seat's and spectator's view says so.
 """
 
 from __future__ import annotations
@@ -36,6 +42,7 @@ from ..protocol import Engine, ProtocolError, Table
 
 __all__ = ["GameServer", "ServerConfig", "create_app"]
 
+# No connection may ask for save (the whole table: its seed, every card) or load.
 _SEAT_REQUESTS = frozenset({"hello", "variants", "view", "act", "events", "next-round"})
 _SPECTATOR_REQUESTS = frozenset({"hello", "variants", "view", "events"})
 _STATUS = {"too-many-tables": 503, "rate-limited": 429, "unauthorized": 401, "expired-token": 403}

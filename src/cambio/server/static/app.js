@@ -87,7 +87,8 @@ async function showCreate() {
     h("label", { for: "rules" }, "Your rule file (TOML)"), rules,
     h("p", { class: "hint" }, "It may extend a bundled profile with extends = \"name\"."));
   const players = h("input", { id: "players", type: "number", min: 1, max: 64, value: 3 });
-  const seed = h("input", { id: "seed", type: "number", min: 0, placeholder: "random" });
+  const seed = h("input", { id: "seed", type: "number", min: 0, placeholder: "random",
+    "aria-describedby": "seed-hint" });
   const seats = h("fieldset", { class: "seats" });
 
   function chosen() { return variants.find((v) => v.name === variant.value); }
@@ -128,7 +129,10 @@ async function showCreate() {
     rulesField,
     h("div", { class: "field" }, h("label", { for: "players" }, "Players"), players),
     seats,
-    h("div", { class: "field" }, h("label", { for: "seed" }, "Seed (optional, for a repeatable deal)"), seed),
+    h("div", { class: "field" }, h("label", { for: "seed" }, "Seed (optional, for a repeatable deal)"), seed,
+      h("p", { class: "hint", id: "seed-hint" }, "A seed makes the table arranged: you could " +
+        "know the cards, so every player and spectator is told. Without one the server " +
+        "draws a secret deal.")),
     h("button", { type: "submit", class: "primary", id: "create-button" }, "Create the table"));
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -176,6 +180,8 @@ function showLinks(section, reply) {
     h("h2", {}, `Table ${reply.table} (${reply.rules}, ${reply.players} players)`),
     h("p", { class: "hint" }, "Send each person their seat's link; anyone holding a link plays that seat." +
       (bots ? ` Bots: ${bots}.` : "")),
+    reply.arranged ? h("p", { class: "hint", id: "arranged-created" }, "This table is arranged " +
+      "(you gave the seed or the deck): every seat and spectator is told you may know the cards.") : null,
     h("ol", { class: "links" }, rows),
     h("p", {}, h("strong", {}, "Spectators: "), h("a", { href: reply.spectator_link }, "watch")),
     watch);
@@ -375,6 +381,10 @@ class TableClient {
 
   /** The parts of the page that stay put while the table redraws inside them. */
   skeleton() {
+    // An arranged table (created with a seed or a prepared deck) says so to everyone.
+    const notice = this.view.arranged ? h("p", { class: "notice", id: "arranged", role: "note" },
+      h("strong", {}, "Arranged table: "),
+      "its creator chose the deal, so the creator may know the cards.") : null;
     const layout = {
       felt: h("section", { class: "felt", "aria-label": "The table" }),
       result: h("div", { class: "holder" }),
@@ -385,7 +395,7 @@ class TableClient {
       news: h("p", { class: "visually-hidden", "aria-live": "polite", id: "news" }),
       shown: [],
     };
-    main.replaceChildren(layout.felt,
+    main.replaceChildren(...(notice ? [notice] : []), layout.felt,
       h("div", { class: "below" }, layout.result, layout.match,
         h("section", { class: "panel log" }, h("h2", {}, "What happened"), layout.list),
         layout.moves),
