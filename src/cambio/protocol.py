@@ -49,6 +49,8 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
+import attrs
+
 from . import __version__
 from .actions import Action
 from .bots import BOT_NAMES, Bot, derive_seed, make_bot
@@ -74,9 +76,11 @@ __all__ = [
     "PROTOCOL_VERSION",
     "REQUEST_TYPES",
     "TABLE_FORMAT",
+    "BotTurn",
     "Engine",
     "ProtocolError",
     "Table",
+    "decide_turn",
     "schema",
 ]
 
@@ -323,6 +327,42 @@ def _normalise(text: str) -> str:
 # Tables
 
 
+@attrs.frozen
+class BotTurn:
+    """A decision a table's bot owes: everything the bot may know, and nothing else.
+
+    Picklable, so the decision can be taken in another process (:func:`decide_turn`).
+    """
+
+    table: str
+    at: int
+    """The table's position when the turn was asked (:attr:`Table.at`)."""
+    showing: int
+    seat: int
+    kind: str
+    """``act`` (its move) or ``react`` (it may snap)."""
+    bot: str
+    """The bot's name (:data:`cambio.bots.BOT_NAMES`)."""
+    rules: RuleSet
+    seed: int
+    """The seed of this decision (from the match's seed, the round, the seat, ``at``)."""
+    view: PlayerView
+    choices: tuple[Action, ...]
+
+
+def decide_turn(turn: BotTurn) -> Action | None:
+    """A fresh bot's answer to ``turn`` (``None``: it does not snap).
+
+    The answer depends only on the turn (the bot reads its memory from the view's
+    history), so any process gives the same one.
+    """
+    bot = make_bot(turn.bot)
+    bot.reset(turn.seat, turn.rules, turn.seed)
+    if turn.kind == "react":
+        return bot.react(turn.view, turn.choices)
+    return bot.act(turn.view, turn.choices)
+
+
 class Table:
     """One table: a :class:`~cambio.match.Match`, its bots, and the round on show.
 
@@ -522,29 +562,67 @@ class Table:
         """Apply a checked action id."""
         self.log.extend(self.match.apply(action_id))
 
-    def bot_step(self) -> bool:
-        """Let one bot decide, if the round waits for one or a bot may snap; True if one did."""
+    def bot_turn(self) -> BotTurn | None:
+        """The next decision a bot of this table owes, or ``None`` (a person decides, or
+        nobody): a reaction of a bot that may snap (asked once per position), else the
+        move of a bot to act. A bot's answer comes back through :meth:`apply_bot`."""
         m = self.match
         if self.between_rounds or m.is_over:
-            return False
+            return None
         for p in m.reactors:
             if p in self._bots and (self.at, p) not in self._asked:
                 self._asked.add((self.at, p))
                 view = m.view(p).round
-                snaps = [a for a in m.legal_actions(p) if a.kind.value == "snap"]
-                if view is None or not snaps:
-                    continue
-                chosen = self._bots[p].react(view, snaps)
-                if chosen is not None:
-                    self.log.extend(m.apply(chosen))
-                    return True
+                snaps = tuple(a for a in m.legal_actions(p) if a.kind.value == "snap")
+                if view is not None and snaps:
+                    return self._turn(p, "react", view, snaps)
         actor = m.to_act
         if actor is not None and actor in self._bots:
             view = m.view(actor).round
-            if view is None:  # pragma: no cover - the player to act always plays the round
+            if view is not None:
+                return self._turn(actor, "act", view, tuple(m.legal_actions(actor)))
+        return None
+
+    def _turn(self, seat: int, kind: str, view: PlayerView, choices: tuple[Action, ...]) -> BotTurn:
+        return BotTurn(
+            table=self.name,
+            at=self.at,
+            showing=self.showing,
+            seat=seat,
+            kind=kind,
+            bot=self.bot_names[seat],
+            rules=self.match.rules,
+            seed=derive_seed(self.match.seed, self.showing, seat, self.at, kind),
+            view=view,
+            choices=choices,
+        )
+
+    def apply_bot(self, turn: BotTurn, action: Action | None) -> bool:
+        """Apply a bot's answer to ``turn`` if the table is still where the turn was
+        asked and the action is legal; True if it was applied."""
+        if action is None or turn.at != self.at or turn.showing != self.showing:
+            return False
+        if action not in turn.choices or not self.match.can_apply(action):
+            return False
+        self.log.extend(self.match.apply(action))
+        return True
+
+    def bot_step(self) -> bool:
+        """Let one bot decide, if the round waits for one or a bot may snap; True if one
+        did. The table's own bots decide here, in this process, each keeping its memory
+        from one decision to the next (a server asks :func:`decide_turn` elsewhere)."""
+        for _ in range(self.match.players + 1):
+            turn = self.bot_turn()
+            if turn is None:
                 return False
-            self.log.extend(m.apply(self._bots[actor].act(view, m.legal_actions(actor))))
-            return True
+            bot = self._bots[turn.seat]
+            if turn.kind == "react":
+                chosen = bot.react(turn.view, turn.choices)
+                if chosen is None:
+                    continue  # it lets the snap go: ask the next reactor or the actor
+            else:
+                chosen = bot.act(turn.view, turn.choices)
+            return self.apply_bot(turn, chosen)
         return False
 
     def run_bots(self) -> None:

@@ -39,6 +39,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..protocol import Engine, ProtocolError, Table
+from .workers import BotPool
 
 __all__ = ["GameServer", "ServerConfig", "create_app"]
 
@@ -61,6 +62,10 @@ class ServerConfig:
     """Actions one connection may send per second (a burst of as many is allowed)."""
     bot_delay: float = 0.6
     """Seconds a bot waits before each move."""
+    bot_workers: int = 0
+    """Worker processes that take the bots' decisions (0: one per core but one)."""
+    bot_seconds: float = 10.0
+    """The time budget of one bot decision; a later one gets the memory bot's answer."""
     token_seconds: float = 72 * 3600
     """How long a table's links stay valid after it was created."""
 
@@ -96,6 +101,7 @@ class GameServer:
             self._index(table)
         self.connections: dict[str, list[_Connection]] = {}
         self._drivers: dict[str, asyncio.Task[None]] = {}
+        self.bots = BotPool(config.bot_workers, config.bot_seconds)
 
     def _index(self, table: Table) -> None:
         for seat, token in table.meta.get("tokens", {}).items():
@@ -189,10 +195,22 @@ class GameServer:
             self._drivers[table.name] = asyncio.get_running_loop().create_task(self._drive(table))
 
     async def _drive(self, table: Table) -> None:
+        """Let the table's bots move: each decision is taken in a worker process (see
+        :class:`~cambio.server.workers.BotPool`), so the loop serves everyone meanwhile;
+        an answer that comes back after the table moved on is dropped and asked anew."""
         for _ in range(100_000):
             await asyncio.sleep(self.config.bot_delay)
-            if self.engine.tables.get(table.name) is not table or not table.bot_step():
-                return
+            for _ in range(table.match.players + 1):  # reactors may let a snap go
+                if self.engine.tables.get(table.name) is not table:
+                    return
+                turn = table.bot_turn()
+                if turn is None:
+                    return
+                chosen = await self.bots.decide(turn)
+                if table.apply_bot(turn, chosen):
+                    break
+            else:
+                continue
             self.engine.persist(table)
             await self.flush()
             await self.broadcast(table)
@@ -203,6 +221,7 @@ class GameServer:
         for task in self._drivers.values():
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        self.bots.shutdown()
         try:
             await self.flush()
         finally:

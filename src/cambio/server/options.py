@@ -43,6 +43,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="seconds a bot waits before it moves, so people can follow and snap (default 0.6)",
     )
     parser.add_argument(
+        "--bot-workers",
+        type=int,
+        default=0,
+        help="worker processes that take the bots' decisions, off the server's event loop "
+        "(default 0: one per core but one, at least one)",
+    )
+    parser.add_argument(
+        "--bot-seconds",
+        type=float,
+        default=10.0,
+        help="time budget of one bot decision; a later one is answered by the memory bot "
+        "(default 10)",
+    )
+    parser.add_argument(
         "--token-hours",
         type=float,
         default=72.0,
@@ -69,6 +83,8 @@ def run_command(args: argparse.Namespace) -> int:
         max_bytes=args.max_bytes,
         actions_per_second=args.actions_per_second,
         bot_delay=args.bot_delay,
+        bot_workers=args.bot_workers,
+        bot_seconds=args.bot_seconds,
         token_seconds=args.token_hours * 3600,
     )
     try:
