@@ -1181,7 +1181,7 @@ class Match:
         encode = self.space.encode
         return {
             "format": SAVE_FORMAT,
-            "rules": ruleset_to_dict(self._first_rules),
+            "rules": self._first_rules_record(),
             "players": self.players,
             "seed": self.seed,
             "decks": [None if d is None else [card_to_json(c) for c in d] for d in self.decks],
@@ -1191,6 +1191,19 @@ class Match:
                 for at, kind, r in self._changes
             ],
         }
+
+    def _first_rules_record(self) -> dict[str, Any]:
+        """``ruleset_to_dict`` of the first round's rules: a fresh dict each time, made
+        from text kept from the first call (a server saves a table after every action)."""
+        from .loading import ruleset_to_dict
+
+        text = self.__dict__.get("_first_rules_text")
+        if text is None:
+            text = self.__dict__["_first_rules_text"] = json.dumps(
+                ruleset_to_dict(self._first_rules)
+            )
+        record: dict[str, Any] = json.loads(text)
+        return record
 
     def to_json(self) -> str:
         """:meth:`to_dict` as compact JSON text."""

@@ -57,7 +57,7 @@ from .bots import BOT_NAMES, Bot, derive_seed, make_bot
 from .cards import Card
 from .errors import IllegalActionError, RuleSetError
 from .events import Event
-from .knowledge import seen_by
+from .knowledge import SeenBy, seen_by
 from .loading import available_variants, load_ruleset, ruleset_from_toml, variant_summaries
 from .match import Match
 from .round import Round
@@ -297,17 +297,48 @@ def _result_json(result: RoundResult, seats: tuple[int, ...]) -> dict[str, Any]:
     }
 
 
+class _SeenFold:
+    """:func:`~cambio.knowledge.seen_by` of a round's public record, fed only the events
+    logged since the last view (the answer is the same for every viewer of a round)."""
+
+    def __init__(self) -> None:
+        self.round: Round | None = None
+        self.fold: SeenBy | None = None
+        self.fed = 0
+
+    def masks(self, rnd: Round, view: PlayerView, width: int) -> tuple[tuple[int, ...], ...]:
+        history = view.history
+        fold = self.fold
+        if (
+            self.round is not rnd
+            or fold is None
+            or fold.positions != width
+            or self.fed > len(history)
+        ):
+            fold = self.fold = SeenBy(view.players, width)
+            self.round, self.fed = rnd, 0
+        fold.feed(history[self.fed :])
+        self.fed = len(history)
+        return fold.masks()
+
+
 def _known_by(
-    view: PlayerView, seats: tuple[int, ...], players: int, viewer: int | None
+    view: PlayerView,
+    seats: tuple[int, ...],
+    players: int,
+    viewer: int | None,
+    masks: tuple[tuple[int, ...], ...] | None = None,
 ) -> list[list[list[int]]]:
     """Who else is known to have seen the card now at each position, in match seats.
 
     ``out[owner][i]`` lists the seats other than ``viewer`` that saw the card now at
     ``owner``'s position ``i + 1``, worked out from the public part of the history (see
-    :mod:`cambio.knowledge`). Never a card, only seats.
+    :mod:`cambio.knowledge`; ``masks``: its answer, when the caller keeps it). Never a
+    card, only seats.
     """
-    width = max((len(row) for row in view.present), default=0)
-    masks = seen_by(view.history, players=view.players, positions=width)
+    if masks is None:
+        width = max((len(row) for row in view.present), default=0)
+        masks = seen_by(view.history, players=view.players, positions=width)
     out: list[list[list[int]]] = [[] for _ in range(players)]
     for r, s in enumerate(seats):
         out[s] = [
@@ -399,6 +430,7 @@ class Table:
         self.meta: dict[str, Any] = dict(meta or {})
         self._bots: dict[int, Bot] = {seat: make_bot(n) for seat, n in self.bot_names.items()}
         self._asked: set[tuple[int, int]] = set()
+        self._seen = _SeenFold()
         self._reset_bots()
 
     # -- state -------------------------------------------------------------------------
@@ -483,7 +515,13 @@ class Table:
             else f"{step.action} {step.scope}" + (" (optional)" if step.optional else ""),
             "window_open": shown.window_open,
             "opening_positions": list(own.opening_positions) if own is not None else [],
-            "known_by": _known_by(shown, seats, n, seat),
+            "known_by": _known_by(
+                shown,
+                seats,
+                n,
+                seat,
+                self._seen.masks(rnd, shown, max((len(row) for row in shown.present), default=0)),
+            ),
             "bots": {str(s): name for s, name in self.bot_names.items()},
             "result": None if result is None else _result_json(result, seats),
             "match": {
