@@ -57,3 +57,19 @@ def pytest_configure(config: pytest.Config) -> None:
             f"CAMBIO_EXPECT_COMPILED=1 but the cambio imported from {cambio.__file__} "
             "is pure Python: install the compiled build (CAMBIO_COMPILE=1 pip install .)"
         )
+
+
+# The slow parts, so a fast subset can leave them out (`pytest -m "not browser and not
+# slow"`): the browser tests drive Chromium; the slow ones start servers under load,
+# train or solve, or compare every door of every table move by move.
+_BROWSER = {"test_web", "test_every_door_web"}
+_SLOW = {"test_server_load", "test_openspiel_cfr", "test_every_door", "test_server_hostile"}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        module = item.module.__name__ if isinstance(item, pytest.Function) else ""
+        if module in _BROWSER:
+            item.add_marker(pytest.mark.browser)
+        elif module in _SLOW:
+            item.add_marker(pytest.mark.slow)

@@ -3,8 +3,9 @@
 Every ``sh`` block of ``README.md`` is run by ``bash -e`` in a fresh copy of the
 repository's examples and tables, where ``.venv`` is the environment running the tests
 (the quick start's venv). Left out: the blocks that *are* the quick start (they make the
-venv), and the lines that play in the terminal (``cambio play``) or serve the docs
-(``mkdocs serve``), which wait for a person.
+venv), the lines that play in the terminal (``cambio play``) or serve the docs
+(``mkdocs serve``), which wait for a person, and the lines that run the test suite
+(``-m pytest``: this suite, run by itself).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from cambio import _reference
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
 FENCE = re.compile(r"^```(\w+)[^\n]*\n(.*?)^```\s*$", re.MULTILINE | re.DOTALL)
-SKIP = re.compile(r"cambio play\b|mkdocs serve")
+SKIP = re.compile(r"cambio play\b|mkdocs serve|-m pytest\b")
 
 
 def sh_blocks() -> list[str]:
