@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import time
 
 import pytest
 
@@ -101,6 +102,12 @@ def test_a_table_of_search_bots_plays_in_workers_while_people_play(tmp_path: obj
         assert below, "the server started no worker process"
     finally:
         server.stop()
+    # stopping the server stops its workers (none is left behind, orphaned)
+    for _ in range(100):
+        if not [p for p in below if p in _processes()]:
+            break
+        time.sleep(0.05)
+    assert not [p for p in below if p in _processes()], "a worker outlived the server"
 
 
 def _processes() -> list[int]:
