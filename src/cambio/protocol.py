@@ -38,11 +38,14 @@ which holds every seat anyway (``cambio serve`` refuses it to every connection).
 from __future__ import annotations
 
 import json
+import logging
 import os
 import re
 import secrets
+import stat
 import sys
 import tempfile
+import time
 from collections.abc import Callable, Iterator, Mapping
 from functools import cache
 from importlib.resources import files
@@ -753,12 +756,203 @@ def _bots_from(raw: object, players: int) -> dict[int, str]:
 # The engine
 
 
+# -- the store: one file per table; a file that does not load spoils only itself -------
+
+MAX_SAVE_BYTES = 16 * 1024 * 1024
+"""The largest table file a store loads; a larger one is moved aside without being read."""
+
+_TABLE_NAME = re.compile(r"[A-Za-z0-9_.-]{1,64}")
+# what write_saved's tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp") leaves on a kill
+_LEFTOVER = re.compile(r"\..+\.[A-Za-z0-9_]+\.tmp")
+_store_log = logging.getLogger("cambio.store")
+
+
+@attrs.frozen
+class DamagedFile:
+    """A file of a store that does not load as a table, and why."""
+
+    file: str
+    """Its name in the store's folder."""
+    reason: str
+    moved_to: Path | None = None
+    """Where it was moved aside (``None``: left where it is, as ``--check`` leaves it)."""
+
+
+@attrs.define
+class StoreReport:
+    """What opening a store found: the tables that load, the files that do not, and
+    the leftovers of interrupted writes. ``changed`` is False when nothing was moved
+    or removed (:func:`check_store`)."""
+
+    folder: Path
+    changed: bool = True
+    loaded: list[str] = attrs.Factory(list)
+    """The names of the tables that load, in the order of their files."""
+    damaged: list[DamagedFile] = attrs.Factory(list)
+    leftovers: list[str] = attrs.Factory(list)
+    """Temporary files left by interrupted writes (removed, unless ``changed`` is False)."""
+
+    @property
+    def ok(self) -> bool:
+        """Every table file loads."""
+        return not self.damaged
+
+    def lines(self) -> list[str]:
+        """The report as text: a summary line, then one line per file."""
+
+        def count(items: list[Any], noun: str) -> str:
+            return f"{len(items)} {noun}{'' if len(items) == 1 else 's'}"
+
+        loads, moved, removed = (
+            ("loaded", "moved aside", "removed")
+            if self.changed
+            else ("loads", "to move", "to remove")
+        )
+        out = [
+            f"{self.folder}: {loads} {count(self.loaded, 'table')}; "
+            f"{count(self.damaged, 'damaged file')} {moved} into {self.folder / 'damaged'}; "
+            f"{count(self.leftovers, 'leftover')} of interrupted writes {removed}"
+        ]
+        out += [f"loads: {name}.json" for name in self.loaded]
+        for entry in self.damaged:
+            where = f" (now {entry.moved_to})" if entry.moved_to is not None else ""
+            out.append(f"damaged: {entry.file}: {entry.reason}{where}")
+        out += [f"leftover: {name}" for name in self.leftovers]
+        return out
+
+
+def _reason(text: str) -> str:
+    """One short line (an error's text may be long or span lines)."""
+    line = " ".join(text.split())
+    return line if len(line) <= 300 else line[:297] + "..."
+
+
+def _read_table_file(path: Path) -> Table | str:
+    """The table saved in ``path``, or why it does not load. Refuses anything but a
+    regular file (a folder, a symbolic link), and a file over :data:`MAX_SAVE_BYTES`
+    before reading it."""
+    try:
+        info = path.lstat()
+    except OSError as error:
+        return f"cannot be read: {error.strerror or error}"
+    if stat.S_ISLNK(info.st_mode):
+        return "a symbolic link, not a table file"
+    if stat.S_ISDIR(info.st_mode):
+        return "a folder, not a table file"
+    if not stat.S_ISREG(info.st_mode):
+        return "not a regular file"
+    if info.st_size > MAX_SAVE_BYTES:
+        return f"{info.st_size} bytes, more than a table file may hold ({MAX_SAVE_BYTES})"
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        with os.fdopen(os.open(path, flags), "rb") as stream:
+            if not stat.S_ISREG(os.fstat(stream.fileno()).st_mode):
+                return "not a regular file"
+            raw = stream.read(MAX_SAVE_BYTES + 1)
+    except OSError as error:
+        return f"cannot be read: {error.strerror or error}"
+    if len(raw) > MAX_SAVE_BYTES:
+        return f"more than a table file may hold ({MAX_SAVE_BYTES} bytes)"
+    if not raw.strip():
+        return "empty"
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        return f"not UTF-8 text (byte {error.start})"
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as error:
+        return _reason(f"not JSON: {error}")
+    try:
+        return Table.from_dict(data)
+    except ProtocolError as error:
+        return _reason(f"not a valid save: {error.message}")
+    except Exception as error:  # a save no check foresaw: it spoils only itself
+        return _reason(f"cannot load the table: {type(error).__name__}: {error}")
+
+
+def _move_aside(folder: Path, path: Path) -> Path:
+    """Move ``path`` into ``folder/damaged/``, its name plus the time (never over
+    another file)."""
+    aside = folder / "damaged"
+    aside.mkdir(exist_ok=True)
+    if aside.is_symlink() or not aside.is_dir():
+        raise OSError(f"{aside} is not a folder")
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    target, n = aside / f"{path.name}.{stamp}", 1
+    while os.path.lexists(target):
+        n += 1
+        target = aside / f"{path.name}.{stamp}.{n}"
+    os.rename(path, target)
+    return target
+
+
+def _open_store(folder: Path, *, change: bool) -> tuple[StoreReport, list[Table]]:
+    """Every table of ``folder`` that loads, each on its own, and the report. With
+    ``change``, files that do not load are moved aside (each logged on the
+    ``cambio.store`` logger) and leftovers of interrupted writes removed."""
+    report = StoreReport(folder, changed=change)
+    for path in sorted(folder.glob(".*.tmp")):
+        if not _LEFTOVER.fullmatch(path.name) or path.is_symlink() or not path.is_file():
+            continue
+        report.leftovers.append(path.name)
+        if change:
+            try:
+                path.unlink()
+                _store_log.info("cambio: removed %s, left by an interrupted write", path)
+            except OSError as error:
+                _store_log.warning("cambio: cannot remove %s: %s", path, error)
+    bad: list[tuple[Path, str]] = []
+    good: list[tuple[Path, Table]] = []
+    for path in sorted(folder.glob("*.json")):
+        if not _TABLE_NAME.fullmatch(path.stem):
+            bad.append((path, "the file name is not a table name (A-Z a-z 0-9 _ . -, 64 at most)"))
+            continue
+        loaded = _read_table_file(path)
+        if isinstance(loaded, str):
+            bad.append((path, loaded))
+        else:
+            good.append((path, loaded))
+    # the file a table's name belongs to is NAME.json: another file with a save of that
+    # name is a duplicate, and a save named unlike its file is refused
+    owners = {table.name: path for path, table in good if table.name == path.stem}
+    tables: list[Table] = []
+    for path, table in good:
+        owner = owners.get(table.name)
+        if owner is None:
+            bad.append((path, _reason(f"the save is named {table.name!r}, unlike its file")))
+        elif owner != path:
+            bad.append((path, f"duplicate table name {table.name} (also in {owner.name})"))
+        else:
+            tables.append(table)
+            report.loaded.append(table.name)
+    for path, reason in sorted(bad):
+        moved: Path | None = None
+        if change:
+            try:
+                moved = _move_aside(folder, path)
+                _store_log.warning("cambio: %s moved aside to %s: %s", path, moved, reason)
+            except OSError as error:
+                _store_log.warning(
+                    "cambio: %s not loaded (and cannot be moved aside: %s): %s", path, error, reason
+                )
+        report.damaged.append(DamagedFile(path.name, reason, moved))
+    return report, tables
+
+
+def check_store(folder: str | os.PathLike[str]) -> StoreReport:
+    """What an engine on ``folder`` would load, move aside and remove, changing nothing."""
+    return _open_store(Path(folder), change=False)[0]
+
+
 class Engine:
     """Every table of one engine process, and the one function that answers a message.
 
     ``store`` (a folder) keeps every table on disk: each change is written atomically to
     ``STORE/TABLE.json``, and a new engine on the same folder resumes every table at its
-    last applied action. ``max_tables`` and ``max_bytes`` are the limits.
+    last applied action. A file there that does not load is moved aside into
+    ``STORE/damaged/`` and every other table loads (see :attr:`store_report`).
+    ``max_tables`` and ``max_bytes`` are the limits.
 
     With ``defer_writes`` a change is not written at once: its save is taken (the table
     as it is now) and kept until :meth:`take_unsaved` hands it over, for a server to
@@ -784,10 +978,13 @@ class Engine:
         self.max_bytes = max_bytes
         self.store = None if store is None else Path(store)
         self._counter = 0
+        self.store_report: StoreReport | None = None
+        """What opening the store found (``None`` without one): the tables loaded, the
+        files moved aside into ``STORE/damaged/`` and why, the leftovers removed."""
         if self.store is not None:
             self.store.mkdir(parents=True, exist_ok=True)
-            for path in sorted(self.store.glob("*.json")):
-                table = Table.from_dict(json.loads(path.read_text(encoding="utf-8")))
+            self.store_report, tables = _open_store(self.store, change=True)
+            for table in tables:
                 self.tables[table.name] = table
                 self._bots_move(table)
 

@@ -7,7 +7,7 @@ import socket
 import sys
 from pathlib import Path
 
-__all__ = ["add_arguments", "run_command"]
+__all__ = ["add_arguments", "check_command", "run_command"]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -23,6 +23,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="FOLDER",
         default="cambio-tables",
         help="where every table is saved after each action (default ./cambio-tables)",
+    )
+    parser.add_argument(
+        "--check",
+        metavar="FOLDER",
+        help="only check the table folder FOLDER and exit, changing nothing: list the tables "
+        "that load, the files a server would move aside into FOLDER/damaged/ and why, and "
+        "the leftovers of interrupted writes; exits 0 when every table file loads, 1 otherwise",
     )
     parser.add_argument(
         "--max-tables", type=int, default=200, help="tables the server holds (default 200)"
@@ -65,7 +72,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_command(args: argparse.Namespace) -> int:
-    """Run the server until interrupted; prints the address it listens on."""
+    """Run the server until interrupted; prints the address it listens on. With
+    ``--check``, only report on a table folder (see :func:`check_command`)."""
+    if args.check is not None:
+        return check_command(Path(args.check))
     try:
         import uvicorn
 
@@ -108,3 +118,17 @@ def run_command(args: argparse.Namespace) -> int:
     )
     server.run(sockets=[sock])
     return 0
+
+
+def check_command(folder: Path) -> int:
+    """``cambio serve --check FOLDER``: print what a server would load from ``folder``,
+    move aside and remove, without changing it; 0 if every table file loads, else 1."""
+    from ..protocol import check_store
+
+    if not folder.is_dir():
+        print(f"cambio serve --check: {folder} is not a folder", file=sys.stderr)
+        return 1
+    report = check_store(folder)
+    for line in report.lines():
+        print(line)
+    return 0 if report.ok else 1
