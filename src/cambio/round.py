@@ -1577,8 +1577,16 @@ class Round:
         self._phase = _POWER
 
     def _power_private(self) -> bool:
-        """A power under way from a card only its holder has seen (a private draw)."""
-        return self._power_now is not None and self._known[self._power_card] != self._ALL
+        """A power under way from a card only its holder has seen (a private draw).
+
+        Only a power fired by a draw can be: its card is in its holder's hand. (The card
+        of a power fired by a discard is public, even once a recycle has shuffled it
+        back into the stock during the power.)"""
+        return (
+            self._power_now is not None
+            and self._after_power_drawn
+            and self._known[self._power_card] != self._ALL
+        )
 
     def _leave_private_power(self) -> None:
         """The drawn card is placed with steps of its private power left: they lapse
@@ -1595,11 +1603,7 @@ class Round:
         Nobody else may learn that it exists: no event is public until a step is taken,
         and other players' views show the holder still deciding about the drawn card.
         """
-        return (
-            self._power_now is not None
-            and self._step == 0
-            and self._known[self._power_card] != self._ALL
-        )
+        return self._step == 0 and self._power_private()
 
     def _advance_power(self) -> None:
         power = self._power_now
@@ -1999,7 +2003,7 @@ class Round:
         if power is not None:
             if self._phase is _POWER:
                 step = power.steps[self._step]
-            if seat != self._current and not known[self._power_card] & bit:
+            if seat != self._current and self._power_private():
                 # another player who has not seen the card cannot tell which power it is,
                 # nor whether a step is left: the phase, the power, its next step and
                 # the positions it peeked at are those of a plain drawn card
@@ -2063,7 +2067,7 @@ class Round:
         power = self._power_now
         step = None
         peeked: tuple[tuple[int, int], ...] = ()
-        if power is not None and self._known[self._power_card] == self._ALL:
+        if power is not None and not self._power_private():
             if self._phase is _POWER:
                 step = power.steps[self._step]
             peeked = tuple([(g // self._P, g % self._P + 1) for g in self._peeked])
