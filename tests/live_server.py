@@ -25,11 +25,23 @@ from websockets.asyncio.client import connect
 
 import cambio
 
-__all__ = ["LiveServer", "PlayStats", "play_round", "play_tables"]
+__all__ = ["ONE_CLIENT", "LiveServer", "PlayStats", "play_round", "play_tables"]
 
 # where the imported cambio lives (src/, or the compiled build's site-packages), so the
 # server runs the build under test
 _SRC = str(Path(cambio.__file__).resolve().parents[1])
+
+
+ONE_CLIENT = (
+    "--creates-per-minute",
+    "1000000",
+    "--tables-per-client",
+    "1000000",
+    "--connections-per-client",
+    "1000000",
+)
+"""Per-client limits out of the way: every client of these tests comes from one address
+(``options`` given to :class:`LiveServer` come later and win)."""
 
 
 class LiveServer:
@@ -38,6 +50,7 @@ class LiveServer:
     def __init__(self, store: Path, *options: str) -> None:
         env = {**os.environ, "PYTHONPATH": _SRC + os.pathsep + os.environ.get("PYTHONPATH", "")}
         command = [sys.executable, "-m", "cambio", "serve", "--port", "0", "--store", str(store)]
+        command += ONE_CLIENT
         self.process = subprocess.Popen(
             [*command, *options],
             stdout=subprocess.PIPE,

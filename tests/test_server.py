@@ -101,6 +101,8 @@ def config(tmp_path: Path) -> ServerConfig:
         max_bytes=4000,
         actions_per_second=1000,
         bot_delay=0.0,
+        requests_per_second=1000,
+        creates_per_minute=1000,
     )
 
 
@@ -160,7 +162,9 @@ def test_http_create_and_its_errors(client: TestClient, config: ServerConfig) ->
     assert all(len(t) >= 32 for t in made["tokens"].values())
 
     def refused(body: bytes, code: str, status: int = 400) -> None:
-        response = client.post("/api/tables", content=body)
+        response = client.post(
+            "/api/tables", content=body, headers={"content-type": "application/json"}
+        )
         assert response.status_code == status and check_reply(response.json())["code"] == code
 
     refused(b"{nope", "bad-json")

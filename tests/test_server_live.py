@@ -82,7 +82,15 @@ class Client:
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     store: Path = tmp_path_factory.mktemp("live") / "tables"
     live = LiveServer(
-        store, "--max-bytes", "4000", "--actions-per-second", "40", "--max-tables", "20"
+        store,
+        "--max-bytes",
+        "4000",
+        "--actions-per-second",
+        "40",
+        "--max-tables",
+        "20",
+        "--requests-per-second",
+        "1000",
     )
     yield live
     live.stop()
@@ -215,7 +223,12 @@ def test_missing_forged_and_expired_tokens_are_refused(tmp_path: Path) -> None:
         with pytest.raises(ConnectionClosed) as closed:
             late.receive()
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 4403
-        response = httpx.post(live.base + "/api/tables", content=b"{", timeout=30)
+        response = httpx.post(
+            live.base + "/api/tables",
+            content=b"{",
+            headers={"content-type": "application/json"},
+            timeout=30,
+        )
         assert response.status_code == 400 and response.json()["code"] == "bad-json"
     finally:
         live.stop()

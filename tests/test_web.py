@@ -99,6 +99,11 @@ class Server:
                 str(store),
                 "--bot-delay",
                 str(bot_delay),
+                # every page and test client comes from one address
+                "--creates-per-minute",
+                "1000000",
+                "--tables-per-client",
+                "1000000",
             ],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,

@@ -20,28 +20,38 @@ echoes only a seed the request gave, views and events never carry one (the view'
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
+import ipaddress
 import json
+import logging
+import os
+import re
 import secrets
+import tempfile
 import time
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import attrs
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, HTTPConnection, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..protocol import Engine, ProtocolError, Table
+from ..rules import table_costs
 from .workers import BotPool
 
 __all__ = ["GameServer", "ServerConfig", "create_app"]
+
+_log = logging.getLogger("cambio.server")
 
 # No connection may ask for save (the whole table: its seed, every card) or load.
 _SEAT_REQUESTS = frozenset({"hello", "variants", "view", "act", "events", "next-round"})
@@ -56,10 +66,12 @@ class ServerConfig:
     store: Path = Path("cambio-tables")
     """Where every table is saved, one JSON file each."""
     max_tables: int = 200
+    """Tables the server holds at once, all clients together."""
     max_bytes: int = 64 * 1024
     """The longest message (WebSocket or HTTP body) accepted, in bytes."""
     actions_per_second: float = 20.0
-    """Actions one connection may send per second (a burst of as many is allowed)."""
+    """Actions one token may send per second, all of its connections together (a burst
+    of as many is allowed)."""
     bot_delay: float = 0.6
     """Seconds a bot waits before each move."""
     bot_workers: int = 0
@@ -67,18 +79,118 @@ class ServerConfig:
     bot_seconds: float = 10.0
     """The time budget of one bot decision; a later one gets the memory bot's answer."""
     token_seconds: float = 72 * 3600
-    """How long a table's links stay valid after it was created."""
+    """How long a table's links stay valid after it was created; the sweep then removes
+    the table, which frees its place."""
+
+    # -- the life of a table ------------------------------------------------------------
+    sweep_seconds: float = 60.0
+    """How often the sweep looks for tables to remove (it also runs once at start)."""
+    idle_seconds: float = 24 * 3600
+    """A table where nothing happened for this long (no action by anyone, person or
+    bot) is abandoned: the sweep removes it."""
+    finished_seconds: float = 3600.0
+    """A table whose match is over is removed this long after its last change."""
+    archive: bool = False
+    """Move each removed table's file to ``STORE/archive/`` instead of deleting it."""
+
+    # -- per client (an IP address; IPv6 addresses by their /64 network) ------------------
+    tables_per_client: int = 10
+    """Tables one client may hold at once (those it created and the sweep has not yet
+    removed), beside the server-wide ``max_tables``."""
+    creates_per_minute: float = 5.0
+    """Tables one client may create per minute (a burst of as many is allowed)."""
+    connections_per_client: int = 64
+    """WebSockets one client may hold open at once."""
+    trust_proxy: tuple[str, ...] = ()
+    """Addresses of reverse proxies whose ``X-Forwarded-For`` names the client; from any
+    other peer the header is ignored and the peer's own address is the client."""
+
+    # -- who may create and connect -----------------------------------------------------
+    public_url: str | None = None
+    """The server's address as people reach it (``https://cambio.example.org``): the
+    join links are built from it, and its origin is allowed. ``None``: the address the
+    connection came in on (its socket's, never the ``Host`` header)."""
+    origins: tuple[str, ...] = ()
+    """More origins (``https://example.org``) whose pages may create tables and open
+    WebSockets, beside the server's own."""
+
+    # -- connections --------------------------------------------------------------------
+    max_connections: int = 1000
+    """WebSockets the server holds open at once, all clients together."""
+    connections_per_table: int = 32
+    """Spectators' WebSockets open to one table (its spectator link is shared by the
+    whole audience). A seat's link is capped by ``connections_per_token`` instead, so a
+    crowd of spectators never keeps a player out."""
+    connections_per_token: int = 4
+    """WebSockets open with one seat's link."""
+    requests_per_second: float = 10.0
+    """Requests other than ``act`` one token may make per second, all of its
+    connections together (a burst of as many is allowed); also the connections a seat's
+    link (or one client with the spectator link) may open per second."""
+    send_queue: int = 16
+    """Messages waiting to be sent to one connection; one more closes it (code 4408)."""
+    send_timeout: float = 10.0
+    """Seconds one message may take to be sent; a slower connection is closed (4408)."""
+    body_seconds: float = 10.0
+    """Seconds an HTTP request's body may take to arrive (408 after that)."""
+    max_legal_actions: int = 2000
+    """A table whose one decision may offer more legal actions than this (at its number
+    of players) is refused at creation: a seat's update lists them all."""
+
+    # -- read by ``cambio serve`` for uvicorn ---------------------------------------------
+    header_timeout: float = 10.0
+    """Seconds a connection may take to send a complete request head (its first, or
+    the next on a kept-alive connection); then ``408`` and closed."""
+    max_head_bytes: int = 8192
+    """The longest request line and headers, in bytes (``431`` beyond)."""
+    keep_alive_seconds: float = 5.0
+    """Seconds an idle kept-alive HTTP connection stays open."""
+    ping_seconds: float = 20.0
+    """Seconds between WebSocket pings; a peer that has not answered one this long
+    after it was sent is dropped."""
 
 
-@attrs.define
+@attrs.define(eq=False)
 class _Connection:
     socket: WebSocket
     table: str
     seat: int | None
+    token: str = ""
+    client: str = ""
     sent: int = 0
     """How many of the table's events this connection has been sent."""
-    allowance: float = 0.0
-    checked: float = 0.0
+    queue: asyncio.Queue[str | _Close] = attrs.field(factory=asyncio.Queue)
+    """What waits to be sent, in order; its own writer task sends it (see _write)."""
+    writer: asyncio.Task[None] | None = None
+    closing: bool = False
+    """The connection is being closed: nothing more is queued."""
+
+
+@attrs.frozen
+class _Close:
+    """Queued after a connection's last message: the writer then closes the socket."""
+
+    code: int
+    reason: str = ""
+
+
+@attrs.define
+class _Bucket:
+    """A token bucket: ``rate`` per second, up to ``burst`` at once."""
+
+    allowance: float
+    checked: float
+
+    def take(self, rate: float, burst: float, now: float) -> bool:
+        self.allowance = min(burst, self.allowance + (now - self.checked) * rate)
+        self.checked = now
+        if self.allowance < 1:
+            return False
+        self.allowance -= 1
+        return True
+
+    def full(self, rate: float, burst: float, now: float) -> bool:
+        return self.allowance + (now - self.checked) * rate >= burst
 
 
 class GameServer:
@@ -101,6 +213,16 @@ class GameServer:
             self._index(table)
         self.connections: dict[str, list[_Connection]] = {}
         self._drivers: dict[str, asyncio.Task[None]] = {}
+        self._buckets: dict[tuple[str, str], _Bucket] = {}
+        """Rate limits: (kind, token or client) -> its bucket (see _allow)."""
+        self._owned: collections.Counter[str] = collections.Counter()
+        """Tables each client holds (see ServerConfig.tables_per_client)."""
+        self._active: dict[str, float] = {}
+        """When each table last changed (time.time()), for the sweep."""
+        self._closing: set[asyncio.Task[None]] = set()
+        for table in self.engine:
+            self._owned[str(table.meta.get("client", ""))] += 1
+            self._active[table.name] = _last_change(config.store, table)
         self.bots = BotPool(config.bot_workers, config.bot_seconds)
 
     def _index(self, table: Table) -> None:
@@ -109,6 +231,58 @@ class GameServer:
         spectator = table.meta.get("spectator")
         if isinstance(spectator, str):
             self.tokens[spectator] = (table.name, None)
+
+    # -- who is asking ------------------------------------------------------------------
+    def client_of(self, conn: HTTPConnection) -> str:
+        """The client a request or WebSocket comes from (see :func:`client_key`): the
+        peer's address, or, from a proxy in ``trust_proxy``, the nearest address in
+        ``X-Forwarded-For`` that is not a trusted proxy."""
+        peer = conn.client.host if conn.client is not None else ""
+        trusted = self.config.trust_proxy
+        if peer in trusted:
+            hops = [
+                hop.strip()
+                for value in conn.headers.getlist("x-forwarded-for")
+                for hop in value.split(",")
+                if hop.strip()
+            ]
+            for hop in reversed(hops):
+                if hop not in trusted:
+                    return client_key(hop)
+        return client_key(peer)
+
+    def own_base(self, conn: HTTPConnection) -> str:
+        """The server's address for links: ``public_url``, else the address the
+        connection came in on (the socket's own, never the ``Host`` header)."""
+        if self.config.public_url:
+            return self.config.public_url.rstrip("/")
+        scheme = "https" if conn.url.scheme in ("https", "wss") else "http"
+        server = conn.scope.get("server") or ("127.0.0.1", None)
+        host, port = str(server[0]), server[1]
+        shown = f"[{host}]" if ":" in host else host
+        default = 443 if scheme == "https" else 80
+        return f"{scheme}://{shown}" + ("" if port in (None, default) else f":{port}")
+
+    def origins(self, conn: HTTPConnection) -> set[tuple[str, str, int]]:
+        """The origins whose pages may create tables and connect: the server's own
+        (``public_url``, or the address the connection came in on, with its loopback
+        names when that is a loopback address) and ``origins``."""
+        own = origin_of(self.own_base(conn))
+        allowed = {o for o in map(origin_of, self.config.origins) if o is not None}
+        if own is not None:
+            allowed.add(own)
+            if not self.config.public_url and own[1] in _LOOPBACK:
+                allowed |= {(own[0], name, own[2]) for name in _LOOPBACK}
+        return allowed
+
+    def origin_allowed(self, conn: HTTPConnection) -> bool:
+        """Whether a request may act here: no ``Origin`` header (not a browser's page:
+        curl, a program), or an allowed one (see :meth:`origins`)."""
+        origin = conn.headers.get("origin")
+        if origin is None:
+            return True
+        found = origin_of(origin)
+        return found is not None and found in self.origins(conn)
 
     # -- tokens ------------------------------------------------------------------------
     def open_token(self, token: str | None) -> tuple[Table, int | None]:
@@ -127,8 +301,10 @@ class GameServer:
         return table, seat
 
     # -- tables ------------------------------------------------------------------------
-    def create(self, body: object) -> dict[str, Any]:
-        """Create a table from a ``create`` request's fields; returns its tokens."""
+    def create(self, body: object, client: str = "") -> dict[str, Any]:
+        """Create a table from a ``create`` request's fields for ``client`` (its address,
+        see :meth:`client_of`); returns its tokens. A client over its own limits gets
+        a :class:`ClientLimit` error."""
         if not isinstance(body, dict):
             raise ProtocolError("bad-message", "the body must be a JSON object")
         request = {k: v for k, v in body.items() if k != "type"}
@@ -136,16 +312,39 @@ class GameServer:
             raise ProtocolError("bad-field", "the server names tables itself", "$.table")
         request.update(type="create", table=secrets.token_hex(8))
         self.engine.check(request)
+        config = self.config
+        if self._owned[client] >= config.tables_per_client:
+            raise ClientLimit(
+                "too-many-tables",
+                f"one client may hold at most {config.tables_per_client} tables; a table "
+                "is removed once its match is over, abandoned, or its links expired",
+            )
+        per_minute = config.creates_per_minute
+        if not self._allow("create", client, per_minute / 60, per_minute):
+            raise ClientLimit(
+                "rate-limited",
+                f"one client may create {config.creates_per_minute:g} tables a minute",
+            )
         reply = self.engine.handle(request)
         if reply["type"] == "error":
             raise ProtocolError(reply["code"], reply["message"], reply.get("where", ""))
         table = self.engine.tables[reply["table"]]
+        try:
+            self._check_size(table)
+        except ProtocolError:
+            self.engine.handle({"type": "close", "table": table.name})
+            raise
         people = [s for s in range(table.match.players) if s not in table.bot_names]
+        now = time.time()
         table.meta = {
             "tokens": {str(s): secrets.token_urlsafe(24) for s in people},
             "spectator": secrets.token_urlsafe(24),
-            "expires": time.time() + self.config.token_seconds,
+            "expires": now + self.config.token_seconds,
+            "created": now,
+            "client": client,
         }
+        self._owned[client] += 1
+        self._active[table.name] = now
         self.engine.persist(table)
         self._index(table)
         self.start_bots(table)
@@ -155,6 +354,118 @@ class GameServer:
             "spectator": table.meta["spectator"],
             "expires": table.meta["expires"],
         }
+
+    def _check_size(self, table: Table) -> None:
+        """Refuse a table whose updates would be huge: a name or power name longer than
+        :data:`MAX_NAME` (views and events carry them), or more legal actions in one
+        decision than ``max_legal_actions`` at its number of players (an update lists
+        the seat's legal actions)."""
+        rules = table.match.rules
+        names = [rules.name, *(power.name for power in rules.powers.table)]
+        if max(len(name) for name in names) > MAX_NAME:
+            raise ProtocolError(
+                "bad-rules",
+                f"a name in the rules is longer than {MAX_NAME} characters (views carry it)",
+                "$.rules",
+            )
+        seated = attrs.evolve(rules, players=attrs.evolve(rules.players, max=table.match.players))
+        most = table_costs(seated).legal_actions
+        if most > self.config.max_legal_actions:
+            raise ProtocolError(
+                "bad-rules",
+                f"one decision of this table may offer {most:,} legal actions at "
+                f"{table.match.players} players; this server allows "
+                f"{self.config.max_legal_actions:,}",
+                "$.rules",
+            )
+
+    # -- the life of tables -------------------------------------------------------------
+    def due(self, table: Table, now: float) -> str | None:
+        """Why the sweep removes ``table`` at ``now`` (``time.time()``), or ``None``.
+        Only tables this server created (their links have an expiry) are removed."""
+        config = self.config
+        expires = table.meta.get("expires")
+        if not isinstance(expires, (int, float)):
+            return None
+        if now > expires:
+            return "its links expired"
+        idle = now - self._active.get(table.name, now)
+        if table.match.is_over and idle >= config.finished_seconds:
+            return "its match is over"
+        if idle >= config.idle_seconds:
+            return f"nothing happened at it for {idle / 3600:.3g} hours"
+        return None
+
+    async def sweep(self) -> list[str]:
+        """Remove every table that is due (see :meth:`due`); returns their names. Also
+        forgets the rate-limit buckets that are full again."""
+        now = time.time()
+        removed = []
+        for table in self.engine:
+            reason = self.due(table, now)
+            if reason is not None:
+                await self.remove(table, reason)
+                removed.append(table.name)
+        config = self.config
+        rates = {
+            "act": (config.actions_per_second, config.actions_per_second),
+            "request": (config.requests_per_second, config.requests_per_second),
+            "connect": (config.requests_per_second, config.requests_per_second),
+            "create": (config.creates_per_minute / 60, config.creates_per_minute),
+        }
+        clock = time.monotonic()
+        for key, bucket in list(self._buckets.items()):
+            rate, burst = rates.get(key[0], (1.0, 1.0))
+            if bucket.full(rate, max(1.0, burst), clock):
+                del self._buckets[key]
+        return removed
+
+    async def sweeping(self) -> None:
+        """Sweep now and then every ``sweep_seconds``, until cancelled."""
+        while True:
+            try:
+                await self.sweep()
+            except OSError as error:  # the disk refused: try again at the next sweep
+                _log.warning("cambio serve: the sweep could not remove a table: %s", error)
+            await asyncio.sleep(self.config.sweep_seconds)
+
+    async def remove(self, table: Table, reason: str) -> None:
+        """Take ``table`` off the server: each of its connections gets ``expired-token``
+        and is closed (4403), its links stop working, its bots stop and its file is
+        deleted, or with ``archive`` moved to ``STORE/archive/`` (the table as it was
+        removed is written there first; if that fails, the server logs it and deletes
+        the table all the same)."""
+        name = table.name
+        if self.engine.tables.get(name) is not table:
+            return
+        closed = ProtocolError("expired-token", f"this table was closed: {reason}").reply()
+        for conn in list(self.connections.get(name, ())):
+            self.finish(conn, 4403, closed)
+        driver = self._drivers.pop(name, None)
+        if driver is not None:
+            driver.cancel()
+        tokens = [*table.meta.get("tokens", {}).values(), table.meta.get("spectator")]
+        for token in tokens:
+            if isinstance(token, str) and self.tokens.get(token, ("",))[0] == name:
+                del self.tokens[token]
+                self._buckets.pop(("act", token), None)
+                self._buckets.pop(("request", token), None)
+                self._buckets.pop(("connect", token), None)
+        client = str(table.meta.get("client", ""))
+        self._owned[client] -= 1
+        if self._owned[client] <= 0:
+            del self._owned[client]
+        self._active.pop(name, None)
+        if self.config.archive:
+            saved = json.dumps(table.to_dict(), separators=(",", ":"))
+            try:
+                await asyncio.get_running_loop().run_in_executor(
+                    self._writer, _archive, self.config.store, name, saved
+                )
+            except OSError as error:  # removed all the same: the sweep frees places
+                _log.warning("cambio serve: table %s could not be archived: %s", name, error)
+        self.engine.handle({"type": "close", "table": name})
+        await self.flush()
 
     # -- the store ---------------------------------------------------------------------
     async def flush(self) -> None:
@@ -180,10 +491,137 @@ class GameServer:
         }
 
     async def broadcast(self, table: Table) -> None:
-        """Send every connection of ``table`` its fresh view and its new events."""
+        """Queue for every connection of ``table`` its fresh view and its new events.
+
+        Each update is encoded once per audience (a seat, or the spectators) and queued
+        for each of its connections; each connection's writer sends it, so none waits
+        for another. A connection that has fallen behind is closed (see :meth:`push`)."""
+        self._active[table.name] = time.time()
+        encoded: dict[tuple[int | None, int], tuple[str, int]] = {}
         for conn in list(self.connections.get(table.name, ())):
-            with contextlib.suppress(Exception):  # a closing socket; its handler cleans up
-                await conn.socket.send_text(json.dumps(self.update_for(table, conn)))
+            key = (conn.seat, conn.sent)
+            if key not in encoded:
+                events = table.events(conn.seat, conn.sent)
+                update = {
+                    "type": "update",
+                    "view": table.view(conn.seat),
+                    "legal": table.legal(conn.seat),
+                    "events": events,
+                }
+                encoded[key] = (_encode(update), conn.sent + len(events))
+            text, conn.sent = encoded[key]
+            self.push(conn, text)
+
+    # -- connections -------------------------------------------------------------------
+    def push(self, conn: _Connection, text: str) -> None:
+        """Queue ``text`` for ``conn``; a connection with ``send_queue`` messages still
+        waiting is too slow and is closed (it may reconnect: its first update is the
+        whole state)."""
+        if conn.closing:
+            return
+        if conn.queue.qsize() >= self.config.send_queue:
+            self.drop(conn, 4408, "too slow: messages were waiting; reconnect")
+            return
+        conn.queue.put_nowait(text)
+
+    def finish(self, conn: _Connection, code: int, reply: dict[str, Any] | None = None) -> None:
+        """Send what is queued, then ``reply``, then close ``conn`` with ``code``."""
+        if conn.closing:
+            return
+        if reply is not None:
+            self.push(conn, _encode(reply))
+            if conn.closing:  # too slow even for that
+                return
+        conn.closing = True
+        self._forget(conn)
+        conn.queue.put_nowait(_Close(code, str(reply["code"]) if reply else ""))
+
+    def drop(self, conn: _Connection, code: int, reason: str) -> None:
+        """Close ``conn`` now, dropping what is still queued."""
+        if conn.closing:
+            return
+        conn.closing = True
+        self._forget(conn)
+        if conn.writer is not None and conn.writer is not asyncio.current_task():
+            conn.writer.cancel()
+        task = asyncio.get_running_loop().create_task(self._close(conn, code, reason))
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
+
+    async def _close(self, conn: _Connection, code: int, reason: str) -> None:
+        with contextlib.suppress(Exception):  # closed already
+            await asyncio.wait_for(conn.socket.close(code, reason), self.config.send_timeout)
+
+    async def _write(self, conn: _Connection) -> None:
+        """The writer of one connection: sends its queue in order, each message within
+        ``send_timeout`` seconds, until the queue says to close."""
+        try:
+            while True:
+                item = await conn.queue.get()
+                if isinstance(item, _Close):
+                    await self._close(conn, item.code, item.reason)
+                    return
+                await asyncio.wait_for(conn.socket.send_text(item), self.config.send_timeout)
+        except (TimeoutError, asyncio.TimeoutError):
+            self.drop(conn, 4408, "too slow: a message could not be sent in time; reconnect")
+        except Exception:  # the socket is gone; its session cleans up
+            self._forget(conn)
+
+    def _forget(self, conn: _Connection) -> None:
+        conns = self.connections.get(conn.table)
+        if conns is not None and conn in conns:
+            conns.remove(conn)
+            if not conns:
+                del self.connections[conn.table]
+
+    def _admit(self, table: Table, seat: int | None, token: str, client: str) -> None:
+        """Refuse a new connection over a cap (``rate-limited``): the server's, the
+        client's, and a seat link's ``connections_per_token`` or the spectators'
+        ``connections_per_table``."""
+        config = self.config
+        conns = self.connections.get(table.name, [])
+        every = [c for cs in self.connections.values() for c in cs]
+        if len(every) >= config.max_connections:
+            raise ProtocolError(
+                "rate-limited", f"the server holds {config.max_connections} connections"
+            )
+        same_link = sum(c.token == token for c in conns)
+        if seat is None and same_link >= config.connections_per_table:
+            raise ProtocolError(
+                "rate-limited", f"at most {config.connections_per_table} spectators at a table"
+            )
+        if seat is not None and same_link >= config.connections_per_token:
+            raise ProtocolError(
+                "rate-limited",
+                f"at most {config.connections_per_token} connections with one link",
+            )
+        if sum(c.client == client for c in every) >= config.connections_per_client:
+            raise ProtocolError(
+                "rate-limited",
+                f"at most {config.connections_per_client} connections from one client",
+            )
+        # connecting counts too: per seat link, or per client for the spectator link
+        key = token if seat is not None else f"{token} {client}"
+        if not self._allow("connect", key, config.requests_per_second):
+            raise ProtocolError(
+                "rate-limited",
+                f"at most {config.requests_per_second:g} connections per second with one link",
+            )
+
+    # -- rate limits -------------------------------------------------------------------
+    def _allow(self, kind: str, key: str, rate: float, burst: float | None = None) -> bool:
+        """Take one from the bucket of ``kind`` for ``key``: ``rate`` per second, a
+        burst of ``burst`` (default: one second's worth, at least one)."""
+        now = time.monotonic()
+        most = max(1.0, rate if burst is None else burst)
+        bucket = self._buckets.get((kind, key))
+        if bucket is None:
+            bucket = self._buckets[kind, key] = _Bucket(most, now)
+        return bucket.take(rate, most, now)
+
+    def _limit(self, kind: str, token: str, rate: float, what: str) -> None:
+        if not self._allow(kind, token, rate):
+            raise ProtocolError("rate-limited", f"at most {rate:g} {what} per second with one link")
 
     # -- bots --------------------------------------------------------------------------
     def start_bots(self, table: Table) -> None:
@@ -229,41 +667,34 @@ class GameServer:
 
     # -- one connection's requests -----------------------------------------------------
     def _rate(self, conn: _Connection) -> None:
-        now = time.monotonic()
-        rate = self.config.actions_per_second
-        conn.allowance = min(rate, conn.allowance + (now - conn.checked) * rate)
-        conn.checked = now
-        if conn.allowance < 1:
-            raise ProtocolError(
-                "rate-limited", f"at most {rate:g} actions per second on one connection"
-            )
-        conn.allowance -= 1
+        """Count one action of ``conn``'s token (all its connections share the limit)."""
+        self._limit("act", conn.token, self.config.actions_per_second, "actions")
 
-    def answer(self, conn: _Connection, text: str) -> tuple[dict[str, Any], bool]:
-        """The reply to one message from ``conn``, and whether the table changed."""
-        size = len(text.encode("utf-8", "replace"))
-        if size > self.config.max_bytes:
-            return ProtocolError(
-                "too-large", f"the message has {size} bytes; the limit is {self.config.max_bytes}"
-            ).reply(), False
+    def answer(self, conn: _Connection, text: str | None) -> tuple[dict[str, Any], bool]:
+        """The reply to one message from ``conn`` (``None``: a binary frame), and
+        whether the table changed. Every message counts against its token's limits:
+        ``act`` against ``actions_per_second``, any other against
+        ``requests_per_second``."""
         try:
-            message = json.loads(text)
-        except ValueError as error:
-            return ProtocolError("bad-json", f"not JSON: {error}").reply(), False
+            message = decode(text, self.config.max_bytes)
+        except ProtocolError as error:
+            try:
+                self._limit("request", conn.token, self.config.requests_per_second, "requests")
+            except ProtocolError as limited:
+                return limited.reply(), False
+            return error.reply(), False
         reply_to = message.get("id") if isinstance(message, dict) else None
         if isinstance(reply_to, (dict, list, float, bool)):
             reply_to = None
         try:
-            table, seat = self.open_token(self._token_of(conn))
+            table, seat = self.open_token(conn.token)
+            if not (isinstance(message, dict) and message.get("type") == "act"):
+                self._limit("request", conn.token, self.config.requests_per_second, "requests")
             return self._answer(conn, table, seat, message), False
         except ProtocolError as error:
             return error.reply(reply_to), False
         except _Changed as changed:
             return changed.reply, True
-
-    @staticmethod
-    def _token_of(conn: _Connection) -> str | None:
-        return conn.socket.query_params.get("token")
 
     def _answer(
         self, conn: _Connection, table: Table, seat: int | None, message: object
@@ -312,48 +743,174 @@ class GameServer:
         return reply
 
     async def session(self, socket: WebSocket) -> None:
-        """Serve one WebSocket until it closes."""
+        """Serve one WebSocket until it closes. Its requests are answered in order;
+        replies and updates go through its queue, which its own writer sends."""
         await socket.accept()
+        token = socket.query_params.get("token") or ""
+        conn = _Connection(socket, "", None, token=token, client=self.client_of(socket))
+        conn.writer = asyncio.get_running_loop().create_task(self._write(conn))
         try:
-            table, seat = self.open_token(socket.query_params.get("token"))
-        except ProtocolError as error:
-            await socket.send_text(json.dumps(error.reply()))
-            await socket.close(code=4401 if error.code == "unauthorized" else 4403)
-            return
-        conn = _Connection(socket, table.name, seat, checked=time.monotonic())
-        conn.allowance = self.config.actions_per_second
-        self.connections.setdefault(table.name, []).append(conn)
-        try:
-            await socket.send_text(json.dumps(self.update_for(table, conn)))
+            try:
+                if not self.origin_allowed(socket):
+                    origin = socket.headers.get("origin", "")
+                    raise ProtocolError("forbidden", f"pages from {origin} may not connect here")
+                table, seat = self.open_token(token)
+                self._admit(table, seat, token, conn.client)
+            except ProtocolError as error:
+                self.finish(conn, _CLOSE_CODES.get(error.code, 4403), error.reply())
+                with contextlib.suppress(Exception):
+                    await conn.writer
+                return
+            conn.table, conn.seat = table.name, seat
+            self.connections.setdefault(table.name, []).append(conn)
+            self.push(conn, _encode(self.update_for(table, conn)))
             self.start_bots(table)
             while True:
-                text = await socket.receive_text()
-                reply, changed = self.answer(conn, text)
+                message = await socket.receive()
+                if message["type"] == "websocket.disconnect":
+                    return
+                if conn.closing:
+                    continue  # closed by the server: wait for the socket to end
+                reply, changed = self.answer(conn, message.get("text"))
                 try:
                     await self.flush()
                 except OSError as error:  # the disk refused: say so rather than ack
                     reply = ProtocolError(
                         "internal", f"the table could not be saved: {error}"
                     ).reply(reply.get("reply_to"))
-                await socket.send_text(json.dumps(reply))
+                self.push(conn, _encode(reply))
                 if changed:
                     await self.broadcast(table)
                     self.start_bots(table)
                 if reply.get("code") == "expired-token":
-                    await socket.close(code=4403)
-                    return
-        except (WebSocketDisconnect, RuntimeError):
+                    self.finish(conn, 4403)
+        except (WebSocketDisconnect, RuntimeError, OSError):
             return
         finally:
-            conns = self.connections.get(table.name, [])
-            if conn in conns:
-                conns.remove(conn)
+            self._forget(conn)
+            if not conn.closing:  # the peer left: the writer ends after what is queued
+                conn.closing = True
+                conn.queue.put_nowait(_Close(1000))
 
 
 def _write_all(engine: Engine, unsaved: dict[str, str | None]) -> None:
     """Write each table's save (or remove its file) in order: the writer thread's job."""
     for name, text in unsaved.items():
         engine.write_saved(name, text)
+
+
+def _archive(store: Path, name: str, text: str) -> None:
+    """Write a removed table's save to ``STORE/archive/NAME.json`` (the writer thread's
+    job, before its file in ``STORE`` is deleted); atomically, like every save."""
+    folder = store / "archive"
+    folder.mkdir(exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, folder / f"{name}.json")
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _last_change(store: Path, table: Table) -> float:
+    """When a loaded table last changed: its file's time (every change rewrites it)."""
+    try:
+        return (store / f"{table.name}.json").stat().st_mtime
+    except OSError:
+        return time.time()
+
+
+MAX_NAME = 120
+"""The longest rules name or power name a table created here may have, in characters."""
+
+MAX_DEPTH = 64
+"""The deepest nesting of arrays and objects a message may have (``bad-json`` beyond)."""
+
+_CLOSE_CODES = {"unauthorized": 4401, "rate-limited": 4429}
+"""The close code after a refused connection's error (4403 for any other)."""
+
+_BRACKETS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[{]|[\]}]')
+
+
+def too_deep(text: str, limit: int = MAX_DEPTH) -> bool:
+    """Whether ``text`` nests arrays and objects deeper than ``limit`` (strings are
+    skipped; whether it is JSON at all is left to the parser)."""
+    if text.count("[") + text.count("{") <= limit:
+        return False
+    depth = 0
+    for found in _BRACKETS.finditer(text):
+        mark = found.group()
+        if mark in "[{":
+            depth += 1
+            if depth > limit:
+                return True
+        elif mark in "]}":
+            depth -= 1
+    return False
+
+
+def decode(text: str | bytes | None, max_bytes: int) -> Any:
+    """One message decoded, or the ``ProtocolError`` its sender gets: ``too-large`` over
+    ``max_bytes``, ``bad-json`` for a binary frame (``None``), text that is not UTF-8 or
+    JSON, or JSON nested deeper than :data:`MAX_DEPTH`."""
+    if text is None:
+        raise ProtocolError("bad-json", "not JSON: a binary frame (send JSON as text)")
+    size = len(text) if isinstance(text, bytes) else len(text.encode("utf-8", "replace"))
+    if size > max_bytes:
+        raise ProtocolError("too-large", f"the message has {size} bytes; the limit is {max_bytes}")
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise ProtocolError("bad-json", f"not JSON: not UTF-8 ({error.reason})") from None
+    if too_deep(text):
+        raise ProtocolError("bad-json", f"not JSON: nested deeper than {MAX_DEPTH} levels")
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError) as error:
+        raise ProtocolError("bad-json", f"not JSON: {error}") from None
+
+
+def _encode(message: dict[str, Any]) -> str:
+    return json.dumps(message, separators=(",", ":"))
+
+
+class ClientLimit(ProtocolError):
+    """A refusal because of one client's own limit (HTTP 429, not the server's 503)."""
+
+
+def client_key(address: str) -> str:
+    """The client an address stands for: the address, or an IPv6 address's /64 network
+    (one subscriber usually holds a whole /64)."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
+
+
+def origin_of(url: str) -> tuple[str, str, int] | None:
+    """``(scheme, host, port)`` of an origin or URL (``None`` if it is not http(s))."""
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port
+    except ValueError:
+        return None
+    scheme = parts.scheme.lower()
+    if scheme not in ("http", "https") or not parts.hostname:
+        return None
+    return scheme, parts.hostname.lower(), port or (443 if scheme == "https" else 80)
+
+
+_LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
 _ALL_REQUESTS = frozenset(
@@ -367,6 +924,49 @@ class _Changed(Exception):
     def __init__(self, reply: dict[str, Any]) -> None:
         super().__init__("changed")
         self.reply = reply
+
+
+class _Refused(Exception):
+    """An HTTP request refused with ``error`` and ``status``."""
+
+    def __init__(self, error: ProtocolError, status: int) -> None:
+        super().__init__(error.message)
+        self.error = error
+        self.status = status
+
+
+def _refuse(error: ProtocolError, status: int) -> Response:
+    """An error reply to a request whose body may be unread: the connection closes."""
+    return JSONResponse(error.reply(), status_code=status, headers={"connection": "close"})
+
+
+async def read_body(request: Request, limit: int, seconds: float) -> bytes:
+    """The request's body, read as it arrives and refused (``_Refused``) once it is
+    over ``limit`` bytes (413, also when ``Content-Length`` is absent or says less) or
+    has taken more than ``seconds`` (408); a ``Content-Length`` over the limit is
+    refused before anything is read."""
+    too_large = ProtocolError("too-large", f"the body is over {limit} bytes")
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.strip().isdigit() and int(declared) > limit:
+        raise _Refused(too_large, 413)
+    chunks: list[bytes] = []
+
+    async def read() -> None:
+        size = 0
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > limit:
+                raise _Refused(too_large, 413)
+            chunks.append(chunk)
+
+    try:
+        await asyncio.wait_for(read(), seconds)
+    except (TimeoutError, asyncio.TimeoutError):
+        late = ProtocolError("bad-json", f"the body took more than {seconds:g} seconds")
+        raise _Refused(late, 408) from None
+    except ClientDisconnect:
+        raise _Refused(ProtocolError("bad-json", "the body was cut off"), 400) from None
+    return b"".join(chunks)
 
 
 def _static() -> Path:
@@ -388,7 +988,11 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         app.state.game = game
         for table in game.engine:
             game.start_bots(table)
+        sweeper = asyncio.get_running_loop().create_task(game.sweeping())
         yield
+        sweeper.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await sweeper
         await game.stop()
 
     async def index(request: Request) -> Response:
@@ -398,24 +1002,33 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         return JSONResponse(server().engine.handle({"type": "variants"}))
 
     async def create(request: Request) -> Response:
-        body = await request.body()
-        if len(body) > config.max_bytes:
-            error = ProtocolError("too-large", f"the body is over {config.max_bytes} bytes")
-            return JSONResponse(error.reply(), status_code=413)
+        game = server()
+        limits = game.config
+        if not game.origin_allowed(request):
+            origin = request.headers.get("origin", "")
+            error = ProtocolError("forbidden", f"pages from {origin} may not create tables here")
+            return _refuse(error, 403)
+        kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if kind != "application/json":
+            error = ProtocolError(
+                "bad-json", "the body must be JSON, sent with Content-Type: application/json"
+            )
+            return _refuse(error, 415)
         try:
-            data = json.loads(body)
-        except ValueError as exc:
-            return JSONResponse(ProtocolError("bad-json", str(exc)).reply(), status_code=400)
+            body = await read_body(request, limits.max_bytes, limits.body_seconds)
+        except _Refused as refused:
+            return _refuse(refused.error, refused.status)
         try:
-            reply = server().create(data)
+            reply = game.create(decode(body, limits.max_bytes), game.client_of(request))
         except ProtocolError as error:
-            return JSONResponse(error.reply(), status_code=_STATUS.get(error.code, 400))
+            status = 429 if isinstance(error, ClientLimit) else _STATUS.get(error.code, 400)
+            return JSONResponse(error.reply(), status_code=status)
         try:
-            await server().flush()
+            await game.flush()
         except OSError as exc:
             unsaved = ProtocolError("internal", f"the table could not be saved: {exc}")
             return JSONResponse(unsaved.reply(), status_code=500)
-        base = str(request.base_url).rstrip("/")
+        base = game.own_base(request)
         reply["links"] = {s: f"{base}/#join={t}" for s, t in reply["tokens"].items()}
         reply["spectator_link"] = f"{base}/#watch={reply['spectator']}"
         return JSONResponse(reply, status_code=201)

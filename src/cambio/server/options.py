@@ -41,7 +41,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--actions-per-second",
         type=float,
         default=20.0,
-        help="actions allowed per second on one connection (default 20)",
+        help="actions one link (seat token) may send per second, all its connections "
+        "together (default 20)",
     )
     parser.add_argument(
         "--bot-delay",
@@ -67,8 +68,156 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--token-hours",
         type=float,
         default=72.0,
-        help="hours a table's join links stay valid (default 72)",
+        help="hours a table's join links stay valid; the table is removed then (default 72)",
     )
+    _add_limits(parser)
+
+
+def _add_limits(parser: argparse.ArgumentParser) -> None:
+    """The options of a server open to strangers (see ServerConfig for each)."""
+    group = parser.add_argument_group(
+        "public server", "who may create and connect, and the limits of each client"
+    )
+    add = group.add_argument
+    add(
+        "--public-url",
+        metavar="URL",
+        help="the address people open (https://cambio.example.org behind a TLS proxy): join "
+        "links are built from it and its origin may create tables and connect (default: the "
+        "address the server listens on)",
+    )
+    add(
+        "--origin",
+        metavar="ORIGIN",
+        action="append",
+        default=[],
+        help="another origin (https://example.org) whose pages may create tables and connect; "
+        "repeatable",
+    )
+    add(
+        "--trust-proxy",
+        metavar="ADDRESSES",
+        nargs="?",
+        const="127.0.0.1,::1",
+        help="believe X-Forwarded-For from these proxy addresses (comma-separated; alone: "
+        "127.0.0.1 and ::1) for the per-client limits; without it the header is ignored",
+    )
+    add("--tables-per-client", type=int, default=10, help="tables one client holds (default 10)")
+    add(
+        "--creates-per-minute",
+        type=float,
+        default=5.0,
+        help="tables one client may create per minute (default 5)",
+    )
+    add(
+        "--idle-hours",
+        type=float,
+        default=24.0,
+        help="a table where nothing happened this long is removed (default 24)",
+    )
+    add(
+        "--finished-minutes",
+        type=float,
+        default=60.0,
+        help="a table whose match is over is removed this long after its end (default 60)",
+    )
+    add(
+        "--sweep-seconds",
+        type=float,
+        default=60.0,
+        help="how often finished, abandoned and expired tables are looked for (default 60)",
+    )
+    add(
+        "--archive",
+        action="store_true",
+        help="move removed tables to STORE/archive/ instead of deleting them",
+    )
+    add(
+        "--max-connections",
+        type=int,
+        default=1000,
+        help="WebSockets open at once (default 1000)",
+    )
+    add(
+        "--connections-per-table",
+        type=int,
+        default=32,
+        help="spectators' WebSockets open to one table (default 32)",
+    )
+    add(
+        "--connections-per-token",
+        type=int,
+        default=4,
+        help="WebSockets open with one seat's link (default 4)",
+    )
+    add(
+        "--connections-per-client",
+        type=int,
+        default=64,
+        help="WebSockets open from one client (default 64)",
+    )
+    add(
+        "--requests-per-second",
+        type=float,
+        default=10.0,
+        help="requests other than act (and connections) one link may make per second (default 10)",
+    )
+    add(
+        "--send-queue",
+        type=int,
+        default=16,
+        help="messages waiting for one connection before it is closed as too slow (default 16)",
+    )
+    add(
+        "--send-timeout",
+        type=float,
+        default=10.0,
+        help="seconds one message may take to be sent before its connection is closed (default 10)",
+    )
+    add(
+        "--max-legal-actions",
+        type=int,
+        default=2000,
+        help="refuse tables whose one decision may offer more legal actions (default 2000)",
+    )
+    add(
+        "--header-timeout",
+        type=float,
+        default=10.0,
+        help="seconds a connection may take to send its request line and headers (default 10)",
+    )
+    add(
+        "--ping-seconds",
+        type=float,
+        default=20.0,
+        help="seconds between WebSocket pings; a peer that does not answer is dropped (default 20)",
+    )
+
+
+def _config_of(args: argparse.Namespace) -> dict[str, object]:
+    """The ServerConfig fields of the public-server options."""
+    proxies = tuple(a.strip() for a in (args.trust_proxy or "").split(",") if a.strip())
+    return {
+        "public_url": args.public_url,
+        "origins": tuple(args.origin),
+        "trust_proxy": proxies,
+        "tables_per_client": args.tables_per_client,
+        "creates_per_minute": args.creates_per_minute,
+        "idle_seconds": args.idle_hours * 3600,
+        "finished_seconds": args.finished_minutes * 60,
+        "sweep_seconds": args.sweep_seconds,
+        "archive": args.archive,
+        "max_connections": args.max_connections,
+        "connections_per_table": args.connections_per_table,
+        "connections_per_token": args.connections_per_token,
+        "connections_per_client": args.connections_per_client,
+        "requests_per_second": args.requests_per_second,
+        "send_queue": args.send_queue,
+        "send_timeout": args.send_timeout,
+        "max_legal_actions": args.max_legal_actions,
+        "header_timeout": args.header_timeout,
+        "ping_seconds": args.ping_seconds,
+    }
 
 
 def run_command(args: argparse.Namespace) -> int:
@@ -96,6 +245,7 @@ def run_command(args: argparse.Namespace) -> int:
         bot_workers=args.bot_workers,
         bot_seconds=args.bot_seconds,
         token_seconds=args.token_hours * 3600,
+        **_config_of(args),  # type: ignore[arg-type]
     )
     try:
         app = create_app(config)
@@ -113,8 +263,41 @@ def run_command(args: argparse.Namespace) -> int:
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
     print(f"cambio serve: http://{shown}:{port}/ (tables in {args.store})", flush=True)
+    if host in ("0.0.0.0", "::") and not config.public_url:
+        print(
+            "cambio serve: without --public-url, pages may connect only from the address "
+            "they reached the server at (and its loopback names); name others with --origin",
+            file=sys.stderr,
+        )
+    from .guards import protocols
+
+    # a bit over the protocol's limit: a message between the two gets the protocol's
+    # too-large reply; one over this one that reply and a close (code 1009)
+    ws_max_size = args.max_bytes + 16 * 1024
+    http, ws = protocols(
+        header_timeout=config.header_timeout,
+        max_head_bytes=config.max_head_bytes,
+        max_bytes=args.max_bytes,
+        ws_max_size=ws_max_size,
+    )
     server = uvicorn.Server(
-        uvicorn.Config(app, log_level="warning", ws_max_size=max(1 << 20, 4 * args.max_bytes))
+        uvicorn.Config(
+            app,
+            log_level="warning",
+            http=http,
+            ws=ws,
+            ws_max_size=ws_max_size,
+            # a view is a few KB: compressing each one cost more CPU than anything else
+            # the server did per action
+            ws_per_message_deflate=False,
+            ws_ping_interval=config.ping_seconds,
+            ws_ping_timeout=config.ping_seconds,
+            h11_max_incomplete_event_size=config.max_head_bytes,
+            timeout_keep_alive=max(1, round(config.keep_alive_seconds)),
+            # X-Forwarded-For is read by the application, only from --trust-proxy
+            # addresses; uvicorn's own reading would trust it from 127.0.0.1
+            proxy_headers=False,
+        )
     )
     server.run(sockets=[sock])
     return 0
