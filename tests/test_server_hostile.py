@@ -413,6 +413,17 @@ def test_every_request_kind_is_limited_per_link_across_sockets(tmp_path: Path) -
         assert one.send({"type": "view"})["type"] == "view"
 
 
+def test_asking_for_the_variants_in_a_loop_costs_little(tmp_path: Path) -> None:
+    """The variants reply loads every bundled profile (tens of milliseconds): the
+    server makes it once."""
+    with running(config_for(tmp_path)) as client:
+        first = client.get("/api/variants").json()
+        started = time.perf_counter()
+        for _ in range(50):
+            assert client.get("/api/variants").json() == first
+        assert time.perf_counter() - started < 1.0
+
+
 # ---------------------------------------------------------------------------------------
 # Size: what one table's updates carry
 
@@ -704,6 +715,17 @@ def test_bad_input_gets_an_answer_from_the_real_server(
         with pytest.raises(ConnectionClosed):
             ws.recv(timeout=10)
         assert ws.close_code == 1009
+
+    # a page of another site; the server's own page (its listening address)
+    with ws_connect(live, token, origin="https://evil.example") as ws:
+        refusal = json.loads(ws.recv(timeout=10))
+        assert refusal["code"] == "forbidden"
+        with pytest.raises(ConnectionClosed):
+            ws.recv(timeout=10)
+        assert ws.close_code == 4403
+    for origin in (live.base, live.base.replace("127.0.0.1", "localhost")):
+        with ws_connect(live, token, origin=origin) as ws:
+            assert json.loads(ws.recv(timeout=10))["type"] == "update"
 
     # text that is not UTF-8: an error reply, then the library's close (1007)
     sock = raw_websocket(live, token)

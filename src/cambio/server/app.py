@@ -10,6 +10,15 @@ token's, so a token can act and look only for its own seat. Bots move on the ser
 ``bot_delay`` seconds apart. Every table is written to ``store`` after each change and a
 new server on the same folder resumes them all.
 
+The server is meant to face strangers: tables are swept once their links expire, their
+match is over or they are abandoned; each client has its own caps; only the server's
+own pages (its origin, and ``origins``) may create tables and connect; each connection
+has a bounded queue and its own writer, so a client that reads slowly or not at all
+holds up nobody; every request kind is rate-limited per token; bad input gets an error
+reply in bounded memory. :class:`ServerConfig` holds every limit; what only uvicorn
+sees (silent connections, request heads, oversized frames) is guarded in
+:mod:`cambio.server.guards`.
+
 A table's seed and decks stay on the server while its match runs: the create reply
 echoes only a seed the request gave, views and events never carry one (the view's
 ``match`` part shows it once the match is over), and no connection may ask for a
@@ -220,6 +229,7 @@ class GameServer:
         self._active: dict[str, float] = {}
         """When each table last changed (time.time()), for the sweep."""
         self._closing: set[asyncio.Task[None]] = set()
+        self._variants: dict[str, Any] | None = None
         for table in self.engine:
             self._owned[str(table.meta.get("client", ""))] += 1
             self._active[table.name] = _last_change(config.store, table)
@@ -466,6 +476,13 @@ class GameServer:
                 _log.warning("cambio serve: table %s could not be archived: %s", name, error)
         self.engine.handle({"type": "close", "table": name})
         await self.flush()
+
+    def variants(self) -> dict[str, Any]:
+        """The ``variants`` reply, made once (loading every profile takes tens of
+        milliseconds: asked for in a loop it would keep a core busy)."""
+        if self._variants is None:
+            self._variants = self.engine.handle({"type": "variants"})
+        return self._variants
 
     # -- the store ---------------------------------------------------------------------
     async def flush(self) -> None:
@@ -735,6 +752,12 @@ class GameServer:
                     "missing-field", "the server needs at (the view's at) with act", "$.at"
                 )
             self._rate(conn)
+        if kind == "variants":
+            self.engine.check(request)
+            reply = dict(self.variants())
+            if "id" in request and request["id"] is not None:
+                reply["reply_to"] = request["id"]
+            return reply
         reply = self.engine.handle(request)
         if reply["type"] == "error":
             raise ProtocolError(reply["code"], reply["message"], reply.get("where", ""))
@@ -999,7 +1022,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         return FileResponse(_static() / "index.html", media_type="text/html")
 
     async def variants(request: Request) -> Response:
-        return JSONResponse(server().engine.handle({"type": "variants"}))
+        return JSONResponse(server().variants())
 
     async def create(request: Request) -> Response:
         game = server()
