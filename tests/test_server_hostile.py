@@ -8,10 +8,11 @@ crash the server, tried on loopback, and what the server does instead.
   a ``text/plain`` fetch or a form gets 415, a foreign ``Origin`` 403 (a WebSocket:
   ``forbidden`` and close code 4403); links come from ``public_url`` or the socket's
   own address, never from the ``Host`` header.
-* Freezing: a client that never reads, or reads slowly, is closed once it falls behind;
-  the players of its table keep getting their answers meanwhile. An update is encoded
-  once per audience; connections are capped per table, per link and per client; every
-  kind of request is rate-limited per link, however many sockets it opens.
+* Freezing: a client that never reads, or reads slowly, is closed once it falls behind
+  (or, reading nothing at all, once it leaves a ping unanswered); the players of its
+  table keep getting their answers meanwhile. An update is encoded once per audience;
+  connections are capped per table, per link and per client; every kind of request is
+  rate-limited per link, however many sockets it opens; the variants list is made once.
 * Size: a table's updates stay small (no rule text in them; huge names and huge legal
   action lists are refused at creation).
 * Bad input: deep nesting, binary frames, text that is not UTF-8, oversized messages
@@ -509,6 +510,8 @@ def test_bad_input_gets_an_answer_in_process(tmp_path: Path) -> None:
 # A real server: what uvicorn and its sockets see
 
 HEADER_TIMEOUT = 1.0
+PING = 1.0
+"""Seconds between the live server's pings; a peer that answers none is dropped."""
 TOO_SLOW = struct.pack("!H", 4408) + b"too slow"
 """The start of the close frame's payload a connection that fell behind gets."""
 
@@ -525,6 +528,7 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
         "--send-queue", "8",
         "--connections-per-table", "24",
         "--bot-delay", "0",
+        "--ping-seconds", str(PING),
     )  # fmt: skip
     yield server
     server.stop()
@@ -664,6 +668,9 @@ def test_silent_and_slow_readers_do_not_hold_up_their_table(
         assert slow_got and slow_got[-1] == b"", "the slow reader was never closed"
         assert TOO_SLOW in b"".join(slow_got)[-100:]
         assert sum(map(len, slow_got)) < 300 * 3000  # it never got all it asked for
+        # the spectators that read nothing answer no ping either: they are dropped
+        for sock in silent:
+            until_closed(sock, 4 * PING + 5)
     finally:
         opened.close()
         for sock in (*silent, asker, slow):
