@@ -662,6 +662,8 @@ class GameServer:
                 if turn is None:
                     return
                 chosen = await self.bots.decide(turn)
+                if self.engine.tables.get(table.name) is not table:
+                    return  # the table was removed while its bot thought
                 if table.apply_bot(turn, chosen):
                     break
             else:
