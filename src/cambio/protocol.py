@@ -122,7 +122,7 @@ ERROR_CODES: dict[str, str] = {
     "unauthorized": "no token, or a token that opens no seat",
     "expired-token": "the token's table has expired",
     "forbidden": "this connection may not send this request",
-    "rate-limited": "too many requests per second from this link or client, or too many connections",
+    "rate-limited": "too many requests or connections from this link or client",
     "internal": "the engine failed; the table is unchanged",
 }
 """Every error code a reply may carry, with what it means."""
