@@ -247,9 +247,11 @@ def test_expired_abandoned_and_finished_tables_free_their_places(tmp_path: Path)
                 seat.receive()
         assert seat.updates[-1]["view"]["match_over"]
         wait_until(lambda: made["table"] not in game.engine.tables)
+        # the files are written and removed by the store's writer thread, right after
         archived = config.store / "archive" / f"{made['table']}.json"
+        wait_until(lambda: not (config.store / f"{made['table']}.json").exists())
+        wait_until(archived.exists)
         assert json.loads(archived.read_text())["match"]["actions"]
-        assert not (config.store / f"{made['table']}.json").exists()
 
     # a restart: tables whose links expired while no server ran are removed at once
     config = config_for(tmp_path / "restart", token_seconds=0.2, sweep_seconds=3600)
@@ -260,7 +262,7 @@ def test_expired_abandoned_and_finished_tables_free_their_places(tmp_path: Path)
     with running(config) as client:
         game = client.app.state.game  # type: ignore[attr-defined]
         wait_until(lambda: not game.engine.tables)
-        assert not (config.store / f"{made['table']}.json").exists()
+        wait_until(lambda: not (config.store / f"{made['table']}.json").exists())
 
 
 # ---------------------------------------------------------------------------------------
