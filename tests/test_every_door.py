@@ -161,7 +161,7 @@ def _choose(
     return rng.choice(legal)
 
 
-def _prefix(kind: str, name: str, players: int, seed: int, viewer: int) -> tuple[Game, list[int]]:
+def _prefix(kind: str, name: str, players: int, seed: int, viewer: int) -> list[int]:
     """A random prefix on the seeded deal, cut right after the last private draw of a
     player other than the viewer (its card still in that player's hand)."""
     deck = [str(c) for c in round_of(build_seeded(kind, name, players, seed)).deck]
@@ -183,7 +183,7 @@ def _prefix(kind: str, name: str, players: int, seed: int, viewer: int) -> tuple
         if not first_round(game):
             actions.pop()
             break
-    return game, actions[: cut or len(actions)]
+    return actions[: cut or len(actions)]
 
 
 @functools.cache
@@ -212,7 +212,7 @@ def pairs(name: str, kind: str) -> tuple[Pair, ...]:
         first = tuple(str(c) for c in round_of(build_seeded(kind, name, players, seed)).deck)
         game = build(kind, name, players, seed, first)
         t = Turns(game, shuffle_seed=seed)
-        _, prefix = _prefix(kind, name, players, seed, viewer)
+        prefix = _prefix(kind, name, players, seed, viewer)
         # what the viewer learnt on the way (in order), and cards whose fate is public
         r = round_of(game)
         bit = 1 << round_seat(game, viewer)
@@ -656,7 +656,6 @@ def test_the_pairs_draw_powers_of_every_shape_privately() -> None:
     for kind in ("round", "match"):
         covered = set()
         for pair in pairs("draw-power", kind):
-            game = build(kind, "draw-power", pair.players, pair.seed, pair.hidden)
             for deck in (pair.first, pair.hidden):
                 game = build(kind, "draw-power", pair.players, pair.seed, deck)
                 t = Turns(game, shuffle_seed=pair.seed)

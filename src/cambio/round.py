@@ -1466,7 +1466,9 @@ class Round:
 
     def _replace(self, p: int, i: int) -> None:
         if self._power_now is not None:
-            self._leave_private_power()
+            # the card is placed with steps of its private power left: they lapse
+            # unseen (no event), as when the power ends, and the card is placed
+            self._end_power()
         row = self._slots[p]
         old = row[i]
         row[i] = self._drawn
@@ -1494,7 +1496,9 @@ class Round:
 
     def _discard_drawn(self, p: int) -> None:
         if self._power_now is not None:
-            self._leave_private_power()
+            # the card is placed with steps of its private power left: they lapse
+            # unseen (no event), as when the power ends, and the card is placed
+            self._end_power()
         c = self._drawn
         self._drawn = -1
         self._discard.append(c)
@@ -1511,7 +1515,9 @@ class Round:
 
     def _exchange(self, p: int, indices: list[int]) -> None:
         if self._power_now is not None:
-            self._leave_private_power()
+            # the card is placed with steps of its private power left: they lapse
+            # unseen (no event), as when the power ends, and the card is placed
+            self._end_power()
         row = self._slots[p]
         drawn = self._drawn
         self._drawn = -1
@@ -1587,15 +1593,6 @@ class Round:
             and self._after_power_drawn
             and self._known[self._power_card] != self._ALL
         )
-
-    def _leave_private_power(self) -> None:
-        """The drawn card is placed with steps of its private power left: they lapse
-        unseen (no event), and the card is placed as in phase ``DRAWN``."""
-        self._power_now = None
-        self._power_card = -1
-        self._peeked = []
-        self._after_power_drawn = False
-        self._phase = _DRAWN
 
     def _power_unannounced(self) -> bool:
         """A power from a card only its holder has seen (a private draw), before any step.
