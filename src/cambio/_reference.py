@@ -124,7 +124,11 @@ NOTES: dict[str, str] = {
         "not `-`, `--` or `...`."
     ),
     "values.rank": (
-        "Points per rank. Every rank the deck holds needs a value (a joker's is under `Joker`)."
+        "Points per rank. Every rank the deck holds needs a value (a joker's is under "
+        "`Joker`). A file that extends another adds its entries to the inherited ones, so "
+        "each name it writes must be a rank its deck can hold (a standard rank or `Joker`, "
+        "or a key of `deck.custom`): a misspelt name such as `Jocker` is an error (with "
+        "the rank it probably means), not an entry no card reads."
     ),
     "values.red": (
         "Values that replace `values.rank` for red cards (hearts and diamonds) of the ranks listed."
@@ -657,7 +661,8 @@ How to read it:
   another starts from that profile's values instead, and changes only what it sets.
 - Loading is strict: a wrong type, an unknown key or a word not in the list is an
   error that names the file and the key's path, and every mistake is reported at
-  once (`cambio validate FILE`).
+  once (`cambio validate FILE`). A misspelt key, rank or profile name is answered
+  with the closest known one (`did you mean Joker?`).
 """
 
 

@@ -21,12 +21,12 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 import attrs
 
 from . import __version__, compiled
-from .errors import RuleSetError
+from .errors import RuleSetError, did_you_mean
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -605,9 +605,34 @@ register(
 # The parser and the entry point
 
 
+class _Parser(argparse.ArgumentParser):
+    """An argument parser that names the closest known option for an unknown one:
+    ``cambio simulate --seeed 3`` ends ``unrecognized arguments: --seeed 3; did you mean
+    --seed?``. The parser of the subcommand that ran judges the arguments left over (it
+    knows the options that were meant); its subparsers are made of this class too."""
+
+    def parse_known_args(self, *args: Any, **kwargs: Any) -> Any:
+        parsed, extras = super().parse_known_args(*args, **kwargs)
+        commands = [a for a in self._actions if isinstance(a, argparse._SubParsersAction)]
+        if any(getattr(parsed, a.dest, None) is not None for a in commands):
+            return parsed, extras  # the subcommand's parser has looked at them
+        options = [o for action in self._actions for o in action.option_strings]
+        hints = {
+            word: hint
+            for word in (e.split("=", 1)[0] for e in extras if e.startswith("-"))
+            if (hint := did_you_mean(word, options))
+        }
+        if hints:
+            said = (
+                list(hints.values()) if len(hints) == 1 else [f"{w}: {h}" for w, h in hints.items()]
+            )
+            self.error(f"unrecognized arguments: {' '.join(extras)}; {'; '.join(said)}")
+        return parsed, extras
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The ``cambio`` argument parser, with one subparser per registered command."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="cambio",
         description=_fill(
             "The card game Cambio (Cabo, Pablo, Cactus) under any house-rule table: list "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable
 
 import attrs
@@ -46,6 +47,34 @@ class RuleSetError(ValueError):
     def __init__(self, problems: Iterable[Problem]) -> None:
         self.problems = tuple(problems)
         super().__init__("\n".join(str(p) for p in self.problems) or "invalid rule table")
+
+
+def did_you_mean(word: str, candidates: Iterable[str]) -> str:
+    """``"did you mean X?"`` naming the candidate closest to ``word`` (by
+    :func:`difflib.get_close_matches`; up to three when they are about as close), or
+    ``""`` when none is close.
+
+    Every "unknown name" error of the library (a rank, a rule key, a table, a bot, a
+    command option) ends with it, so that a misspelling points at the name meant.
+
+    >>> did_you_mean("Jocker", ["A", "K", "Joker"])
+    'did you mean Joker?'
+    >>> did_you_mean("zzz", ["A", "K", "Joker"])
+    ''
+    """
+    known = [c for c in dict.fromkeys(candidates) if c != word]
+    matches = difflib.get_close_matches(word, known, n=3)
+    if not matches:
+        return ""
+
+    def closeness(candidate: str) -> float:
+        return difflib.SequenceMatcher(None, word, candidate).ratio()
+
+    best = closeness(matches[0])
+    matches = [m for m in matches if closeness(m) >= best - 0.1]
+    if len(matches) == 1:
+        return f"did you mean {matches[0]}?"
+    return f"did you mean {', '.join(matches[:-1])} or {matches[-1]}?"
 
 
 class IllegalActionError(ValueError):

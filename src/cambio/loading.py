@@ -25,10 +25,14 @@ A file may start with ``extends = "parent"`` (a bundled name, or a path ending i
 ``.toml`` or holding a ``/``, relative to the file): the parent's table is merged with the
 file's, key by key for tables, while arrays and single values are replaced whole. So a
 child can change one card value (``[values.rank]`` with ``K = 0``) but cannot delete a
-key its parent set, except through ``remove`` (below). A child is named after its own
-file unless it sets ``name``; one that sets no ``summary`` gets one that names its parent
-and the keys it changes. A problem is reported against the file that set the offending
-key (or, when a child's change makes an inherited entry wrong, against the child).
+key its parent set, except through ``remove`` (below). Because a child's values are
+added to its parent's, each name it gives a value must be a rank its deck can hold: a
+misspelt one (``Jocker = -5``) is an error at ``values.rank.Jocker`` that names the rank
+it probably means, not a new entry that leaves the joker's old value in force. A child
+is named after its own file unless it sets ``name``; one that sets no ``summary`` gets
+one that names its parent and the keys it changes. A problem is reported against the
+file that set the offending key (or, when a child's change makes an inherited entry
+wrong, against the child).
 
 ``extends`` is confined, because a rule file may come from a stranger: a parent path
 must lie inside the folder of the file that extends it (compared after resolving ``..``
@@ -72,6 +76,7 @@ True
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import json
 import os
@@ -94,8 +99,9 @@ from cattrs.errors import (
 from cattrs.gen import make_dict_structure_fn
 from cattrs.preconf.tomllib import TomllibConverter, make_converter
 
-from .errors import Problem, RuleSetError
-from .rules import MAX_EXTENDS, RuleSet, check_rules
+from .cards import JOKER, STANDARD_RANKS
+from .errors import Problem, RuleSetError, did_you_mean
+from .rules import MAX_EXTENDS, DeckRules, RuleSet, check_rules
 
 if sys.version_info >= (3, 11):
     from importlib.resources import files
@@ -213,8 +219,8 @@ def load_ruleset(name_or_path: str | os.PathLike[str], *, search_path: _Folders 
     else:
         name = str(name_or_path)
         layer = _named_layer(name, Problem(name, "", ""))
-    table, origin, lineage = _resolve(layer, (), _folders(search_path))
-    return _build(table, origin, lineage)
+    table, origin, lineage, kinds = _resolve(layer, (), _folders(search_path))
+    return _build(table, origin, lineage, kinds)
 
 
 def ruleset_from_toml(
@@ -235,8 +241,8 @@ def ruleset_from_toml(
     """
     raw = _parse_toml(text, source)
     layer = _TextLayer(raw, source, Path(base) if base is not None else None)
-    table, origin, lineage = _resolve(layer, (), _folders(search_path))
-    return _build(table, origin, lineage)
+    table, origin, lineage, kinds = _resolve(layer, (), _folders(search_path))
+    return _build(table, origin, lineage, kinds)
 
 
 def _folders(search_path: _Folders) -> tuple[Path, ...]:
@@ -385,16 +391,11 @@ def _named_layer(name: str, at: Problem) -> _Layer:
 
     found = registry.lookup(name, at.source, at.path)
     if found is None:
-        names = ", ".join(registry.names()) or "(none found)"
-        raise RuleSetError(
-            [
-                Problem(
-                    at.source or name,
-                    at.path,
-                    f"unknown profile {json.dumps(name)}; the profiles are: {names}",
-                )
-            ]
-        )
+        known = registry.names()
+        names = ", ".join(known) or "(none found)"
+        message = f"unknown profile {json.dumps(name)}; the profiles are: {names}"
+        hint = did_you_mean(name, known)
+        raise RuleSetError([Problem(at.source or name, at.path, _hinted(message, hint))])
     entry = found.entry
     if isinstance(entry, Path):
         return _FileLayer(entry, str(entry), name)
@@ -482,13 +483,26 @@ def _parent_layer(spec: str, child: _Layer, label: str, allowed: tuple[Path, ...
 
 
 _Origin = dict[tuple[str, ...], str]
+_Kinds = dict[str, frozenset[str]]
+"""Each file's label and the rank names of its deck's kind (see :func:`_deck_kind`)."""
+
+
+def _deck_kind(table: Mapping[str, Any]) -> frozenset[str]:
+    """The rank names a raw table's deck can hold: the keys of ``deck.custom``, or the
+    standard ranks and the joker."""
+    deck = table.get("deck")
+    custom = deck.get("custom") if isinstance(deck, Mapping) else None
+    if isinstance(custom, Mapping) and custom:
+        return frozenset(str(rank) for rank in custom)
+    return frozenset((*STANDARD_RANKS, JOKER))
 
 
 def _resolve(
     layer: _Layer, chain: tuple[tuple[str, str], ...], allowed: tuple[Path, ...]
-) -> tuple[dict[str, Any], _Origin, tuple[str, ...]]:
-    """The merged raw table of ``layer`` and its ancestors, who set each key, and the
-    labels of the files from ``layer`` (first) up to its furthest ancestor.
+) -> tuple[dict[str, Any], _Origin, tuple[str, ...], _Kinds]:
+    """The merged raw table of ``layer`` and its ancestors, who set each key, the
+    labels of the files from ``layer`` (first) up to its furthest ancestor, and the
+    rank names of the deck each of those files ends with.
 
     ``chain`` holds the identity and label of every file below this one; ``allowed`` the
     extra folders a parent file may lie in.
@@ -499,6 +513,7 @@ def _resolve(
     own = dict(raw)
     spec = own.pop("extends", None)
     ancestors: tuple[str, ...] = ()
+    kinds: _Kinds = {}
     if spec is None:
         table: dict[str, Any] = {}
         origin: _Origin = {}
@@ -520,7 +535,7 @@ def _resolve(
                 f"(at most {MAX_EXTENDS} allowed; the chain was cut at {label})"
             )
             raise RuleSetError([Problem(chain[0][1], "extends", message)])
-        table, origin, ancestors = _resolve(parent, chain, allowed)
+        table, origin, ancestors, kinds = _resolve(parent, chain, allowed)
         parent_name = table.get("name", ancestors[0])
         if "summary" not in own:
             changed = ", ".join(sorted(_leaf_paths(own) - {"name"})) or "nothing"
@@ -534,7 +549,8 @@ def _resolve(
     if removal is not None:
         table = _removed(table, origin, removal, label)
     _merge_into(table, own, origin, label, ())
-    return table, origin, (label, *ancestors)
+    kinds[label] = _deck_kind(table)
+    return table, origin, (label, *ancestors), kinds
 
 
 def _removed(table: dict[str, Any], origin: _Origin, removal: Any, label: str) -> dict[str, Any]:
@@ -573,7 +589,8 @@ def _remove_entries(
         where = _dotted(path)
         if key not in fields:
             expected = ", ".join(fields) or "nothing"
-            problems.append(Problem(label, where, f"unknown key; expected one of: {expected}"))
+            message = f"unknown key; expected one of: {expected}"
+            problems.append(Problem(label, where, _hinted(message, did_you_mean(key, fields))))
             continue
         tp = hints[key]
         inner = next((a for a in get_args(tp) if attrs.has(a)), None)
@@ -599,19 +616,18 @@ def _remove_entries(
             for i, entry in enumerate(what):
                 name = str(entry) if isinstance(entry, (str, int)) and entry is not True else None
                 if name is None or name not in current:
-                    problems.append(
-                        Problem(label, f"{where}[{i}]", f"{_found(entry)} is not an inherited key")
-                    )
+                    message = f"{_found(entry)} is not an inherited key"
+                    hint = did_you_mean(name, current) if name is not None else ""
+                    problems.append(Problem(label, f"{where}[{i}]", _hinted(message, hint)))
                 else:
                     del current[name]
         elif isinstance(current, list) and all(not isinstance(v, (dict, list)) for v in current):
             for i, entry in enumerate(what):
                 if entry not in current or isinstance(entry, bool):
-                    problems.append(
-                        Problem(
-                            label, f"{where}[{i}]", f"{_found(entry)} is not an inherited entry"
-                        )
-                    )
+                    message = f"{_found(entry)} is not an inherited entry"
+                    words = [v for v in current if isinstance(v, str)]
+                    hint = did_you_mean(entry, words) if isinstance(entry, str) else ""
+                    problems.append(Problem(label, f"{where}[{i}]", _hinted(message, hint)))
                 else:
                     current[:] = [v for v in current if v != entry]
         else:
@@ -630,9 +646,10 @@ def _remove_powers(
     table = node.get("table", [])
     for i, rank in enumerate(ranks):
         if not isinstance(rank, str) or not any(rank in p.get("ranks", ()) for p in table):
-            problems.append(
-                Problem(label, f"{where}[{i}]", f"no inherited power of {_found(rank)}")
-            )
+            owned = [r for p in table for r in p.get("ranks", ()) if isinstance(r, str)]
+            hint = did_you_mean(rank, owned) if isinstance(rank, str) else ""
+            message = _hinted(f"no inherited power of {_found(rank)}", hint)
+            problems.append(Problem(label, f"{where}[{i}]", message))
             continue
         for power in table:
             power["ranks"] = [r for r in power.get("ranks", ()) if r != rank]
@@ -851,9 +868,11 @@ def _structure_problems(exc: BaseException, at: _KeyPath) -> Iterator[tuple[_Key
         for key, sub in exc.errors:
             yield from _structure_problems(sub, (*at, key))
     elif isinstance(exc, ForbiddenExtraKeysError):
-        known = ", ".join(a.name for a in attrs.fields(exc.cl))
+        names = [a.name for a in attrs.fields(exc.cl)]
+        known = ", ".join(names)
         for key in sorted(exc.extra_fields):
-            yield (*at, key), f"unknown key; expected one of: {known}", False
+            message = f"unknown key; expected one of: {known}"
+            yield (*at, key), _hinted(message, did_you_mean(key, names)), False
     elif isinstance(exc, _Mismatch):
         yield at, str(exc), True
     elif isinstance(exc, KeyError):
@@ -995,10 +1014,73 @@ def _blame(where: str, origin: _Origin, lineage: Sequence[str]) -> tuple[str, st
     return source, note
 
 
-def _build(table: dict[str, Any], origin: _Origin, lineage: Sequence[str]) -> RuleSet:
+def _hinted(message: str, hint: str) -> str:
+    """``message`` with a "did you mean" hint after it, when there is one."""
+    return f"{message}; {hint}" if hint else message
+
+
+def _kind_of(deck: DeckRules) -> frozenset[str]:
+    """The rank names a deck of this kind can hold (whether or not it holds them)."""
+    return frozenset(deck.custom) if deck.custom else frozenset((*STANDARD_RANKS, JOKER))
+
+
+_NO_SUCH_RANK = re.compile(r"""no such rank ('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")""")
+_DECK_RANK = re.compile(r"deck\.ranks\[(\d+)\]")
+
+
+def _suggested(rules: RuleSet, where: str, message: str) -> str:
+    """A problem of :func:`~cambio.rules.check_rules`; one that names no rank at all
+    gets the closest rank names of the deck."""
+    found = _NO_SUCH_RANK.match(message)
+    if found is not None:
+        name = ast.literal_eval(found.group(1))
+        known = _kind_of(rules.deck) | set(rules.values.rank)
+        return _hinted(message, did_you_mean(name, sorted(known)))
+    index = _DECK_RANK.fullmatch(where)
+    if index is not None and message.startswith("expected one of"):
+        return _hinted(message, did_you_mean(rules.deck.ranks[int(index[1])], STANDARD_RANKS))
+    return message
+
+
+def _rank_name_problems(
+    rules: RuleSet, origin: _Origin, lineage: Sequence[str], kinds: Mapping[str, frozenset[str]]
+) -> Iterator[Problem]:
+    """The values a file that extends another gives to names that are no rank.
+
+    Such a file's ``values.rank`` is merged into the one it inherits, so a misspelt
+    rank would add an entry no card reads and leave the inherited value in force. A
+    name passes when the final deck can hold it, or when the deck of the file that
+    wrote it could (a parent's entry stays valid when a child changes the deck). A
+    table that extends nothing lists every value itself: a misspelt rank there leaves
+    a held rank without a value, which :func:`~cambio.rules.check_rules` reports.
+    """
+    final = _kind_of(rules.deck)
+    extending = set(lineage[:-1])
+    for rank in rules.values.rank:
+        setter = origin.get(("values", "rank", rank))
+        if setter is None or setter not in extending:
+            continue
+        if rank in final or rank in kinds.get(setter, final):
+            continue
+        kind = "a key of deck.custom" if rules.deck.custom else "a standard rank or Joker"
+        message = (
+            f"no such rank {rank!r}: not a rank of this deck ({kind}), so no card would "
+            "score this value"
+        )
+        hint = did_you_mean(rank, sorted(final | kinds.get(setter, final)))
+        yield Problem(setter, _dotted(("values", "rank", rank)), _hinted(message, hint))
+
+
+def _build(
+    table: dict[str, Any],
+    origin: _Origin,
+    lineage: Sequence[str],
+    kinds: Mapping[str, frozenset[str]] | None = None,
+) -> RuleSet:
     """Structure strictly, then check the rules; raise every problem found at once.
 
-    ``lineage`` names the file read first and then each file it extends, in order.
+    ``lineage`` names the file read first and then each file it extends, in order;
+    ``kinds`` the rank names of each file's deck (see :func:`_rank_name_problems`).
     """
     label = lineage[0]
     problems: list[Problem] = []
@@ -1031,7 +1113,11 @@ def _build(table: dict[str, Any], origin: _Origin, lineage: Sequence[str]) -> Ru
             if any(_related(read, bad) for read in _reads(where) for bad in broken):
                 continue
             source, note = _blame(where, origin, lineage)
-            problems.append(Problem(source, where, message + note))
+            problems.append(Problem(source, where, _suggested(rules, where, message) + note))
+        for problem in _rank_name_problems(rules, origin, lineage, kinds or {}):
+            if any(_related(read, bad) for read in _reads(problem.path) for bad in broken):
+                continue
+            problems.append(problem)
     if problems:
         raise RuleSetError(problems)
     assert rules is not None

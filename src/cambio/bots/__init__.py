@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..errors import did_you_mean
 from .base import Bot, BotError, PlayedRound, derive_seed, play_round
 from .memory_bot import MemoryBot, MemoryBotConfig
 from .random_bot import RandomBot
@@ -83,4 +84,6 @@ def make_bot(spec: BotSpec) -> Bot:
         return RandomBot(never_call=True)
     if name == "search":
         return SearchBot()
-    raise ValueError(f"unknown bot {spec!r} (expected one of: {', '.join(BOT_NAMES)})")
+    message = f"unknown bot {spec!r} (expected one of: {', '.join(BOT_NAMES)})"
+    hint = did_you_mean(name, BOT_NAMES) if isinstance(name, str) else ""
+    raise ValueError(f"{message}; {hint}" if hint else message)
