@@ -31,6 +31,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
+from cambio.server.journal import read_saved
 from live_server import LiveServer, PlayStats, play_tables
 
 
@@ -76,7 +77,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             lost = 0
             for made in tables:
                 acks = stats.acks.get(made["table"], [])
-                saved = json.loads((store / f"{made['table']}.json").read_text())
+                saved = json.loads(read_saved(store, made["table"]) or "null")
                 if acks != list(range(1, len(acks) + 1)) or len(saved["match"]["actions"]) != len(
                     acks
                 ):

@@ -10,7 +10,7 @@ import json
 import logging
 import random
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -19,8 +19,9 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from cambio.match import Match
-from cambio.protocol import ERROR_CODES, Engine
+from cambio.protocol import ERROR_CODES
 from cambio.server.app import ServerConfig, create_app
+from cambio.server.journal import Journal, read_saved
 from protocol_clients import SEAT_REFUSALS, check_reply, reveals_only_when_over, secrets_of
 
 ENGINE_ONLY = {"unknown-table", "table-exists", "bad-save"}
@@ -365,16 +366,16 @@ def test_a_slow_disk_holds_up_the_ack_but_not_other_tables(
     slow, quick = Seat(client, held["tokens"]["0"]), Seat(client, other["tokens"]["0"])
     started, release = threading.Event(), threading.Event()
     written: list[str] = []
-    write = Engine.write_saved
+    commit = Journal.commit
 
-    def held_write(engine: Engine, name: str, text: str | None) -> None:
-        if name == held["table"]:
+    def held_commit(journal: Journal, changes: Mapping[str, str | None]) -> None:
+        if held["table"] in changes:
             started.set()
             assert release.wait(10), "the test never released the write"
-        write(engine, name, text)
-        written.append(name)
+        commit(journal, changes)
+        written.extend(changes)
 
-    monkeypatch.setattr(Engine, "write_saved", held_write)
+    monkeypatch.setattr(Journal, "commit", held_commit)
     at = slow.latest["view"]["at"]
     slow.ws.send_text(json.dumps({"type": "act", "action": "draw", "at": at}))
     assert started.wait(10)  # the write is under way, and held
@@ -385,7 +386,7 @@ def test_a_slow_disk_holds_up_the_ack_but_not_other_tables(
         pass
     assert reply["type"] == "acted" and reply["at"] == at + 1
     assert written == [held["table"]]  # the ack came after the write
-    saved = json.loads((config.store / f"{held['table']}.json").read_text())
+    saved = json.loads(read_saved(config.store, held["table"]) or "null")
     assert len(saved["match"]["actions"]) == at + 1
 
 
@@ -410,7 +411,7 @@ def test_no_seat_or_spectator_receives_a_drawn_seed(
     secrets = secrets_of(table)
     assert not [s for s in secrets if s in response.text]
     # the server keeps it: the search finds it where it is
-    assert secrets[0] in (config.store / f"{made['table']}.json").read_text()
+    assert secrets[0] in (read_saved(config.store, made["table"]) or "")
     seats = {s: Seat(client, made["tokens"][str(s)]) for s in (0, 1)}
     watcher = Seat(client, made["spectator"])
     for conn in (*seats.values(), watcher):

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from cambio.server.journal import read_saved
 from live_server import LiveServer, PlayStats, play_tables
 
 
@@ -26,7 +27,7 @@ def store(tmp_path: Path) -> Path:
 
 
 def saved_actions(store: Path, table: str) -> int:
-    return len(json.loads((store / f"{table}.json").read_text())["match"]["actions"])
+    return len(json.loads(read_saved(store, table) or "null")["match"]["actions"])
 
 
 @pytest.fixture

@@ -18,6 +18,7 @@ from cambio.protocol import BotTurn, Table, decide_turn
 
 pytest.importorskip("starlette")
 
+from cambio.server.journal import read_saved
 from cambio.server.workers import BotPool
 
 
@@ -95,7 +96,7 @@ def test_a_table_of_search_bots_plays_in_workers_while_people_play(tmp_path: obj
         assert stats.errors == []
         acks = stats.acks[people["table"]]
         assert acks == list(range(1, len(acks) + 1))
-        saved = json.loads((tmp_path / "tables" / f"{bots['table']}.json").read_text())
+        saved = json.loads(read_saved(tmp_path / "tables", bots["table"]) or "null")
         assert saved["match"]["actions"], "the bots' table never moved"
         pid = server.process.pid
         below = [p for p in _processes() if pid in _ancestors(p)]

@@ -771,6 +771,26 @@ _LEFTOVER = re.compile(r"\..+\.[A-Za-z0-9_]+\.tmp")
 _store_log = logging.getLogger("cambio.store")
 
 
+def table_name_ok(name: str) -> bool:
+    """Whether ``name`` may name a table (and its file ``NAME.json``)."""
+    return _TABLE_NAME.fullmatch(name) is not None
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` so that a crash leaves the old file or the new one,
+    never a part: a temporary file beside it, fsync, then a rename over ``path``."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
 @attrs.frozen
 class DamagedFile:
     """A file of a store that does not load as a table, and why."""
@@ -1021,16 +1041,7 @@ class Engine:
         if text is None:
             path.unlink(missing_ok=True)
             return
-        fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=self.store)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as out:
-                out.write(text)
-                out.flush()
-                os.fsync(out.fileno())
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        write_atomically(path, text)
 
     def _forget(self, name: str) -> None:
         self.tables.pop(name, None)

@@ -34,10 +34,8 @@ import contextlib
 import ipaddress
 import json
 import logging
-import os
 import re
 import secrets
-import tempfile
 import time
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
@@ -54,8 +52,9 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..protocol import Engine, ProtocolError, Table
+from ..protocol import Engine, ProtocolError, Table, write_atomically
 from ..rules import table_costs
+from .journal import Journal, recover
 from .workers import BotPool
 
 __all__ = ["GameServer", "ServerConfig", "create_app"]
@@ -73,7 +72,11 @@ class ServerConfig:
     """The server's folder and limits."""
 
     store: Path = Path("cambio-tables")
-    """Where every table is saved, one JSON file each."""
+    """Where every table is saved, one JSON file each (and the journal of the latest
+    changes, in ``STORE/journal/``)."""
+    checkpoint_seconds: float = 2.0
+    """How often the journal's changes are written out to the table files (at most
+    once per table in that time, whatever its number of actions)."""
     max_tables: int = 200
     """Tables the server holds at once, all clients together."""
     max_bytes: int = 64 * 1024
@@ -207,6 +210,7 @@ class GameServer:
 
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
+        recover(config.store)  # the changes a crash left only in the journal, first
         self.engine = Engine(
             store=config.store,
             max_tables=config.max_tables,
@@ -214,9 +218,14 @@ class GameServer:
             auto_bots=False,
             defer_writes=True,
         )
-        # the store is written by one thread, in the order of the changes, so a save's
-        # fsync never holds up the event loop (see flush)
+        # the store's journal is written by one thread, in the order of the changes, so
+        # its sync never holds up the event loop (see flush)
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cambio-store")
+        self.journal = Journal(config.store, checkpoint_seconds=config.checkpoint_seconds)
+        self._batch: dict[str, str | None] = {}
+        """Changes waiting for the next commit (table name -> save, or None: removed)."""
+        self._batch_done: asyncio.Future[None] | None = None
+        self._committer: asyncio.Task[None] | None = None
         self.tokens: dict[str, tuple[str, int | None]] = {}
         for table in self.engine:
             self._index(table)
@@ -486,15 +495,45 @@ class GameServer:
 
     # -- the store ---------------------------------------------------------------------
     async def flush(self) -> None:
-        """Write the changes made since the last flush to the store (atomically, one
-        table at a time, in the writer thread) and return once they are on disk: a
-        change is acknowledged only after this, so a crash loses no acknowledged action,
-        and other connections are served while the disk works."""
+        """Commit the change just made (call it right after each change) to the store's
+        journal and return once it is on disk: a change is acknowledged only after this,
+        so a crash loses no acknowledged action. Changes made while a commit is under way
+        wait for the next one, which takes them all with one sync (see
+        :mod:`cambio.server.journal`); the writer thread does the work, so other
+        connections are served meanwhile. Raises ``OSError`` if the disk refused."""
         unsaved = self.engine.take_unsaved()
-        if unsaved:
-            await asyncio.get_running_loop().run_in_executor(
-                self._writer, _write_all, self.engine, unsaved
-            )
+        if not unsaved:
+            return
+        loop = asyncio.get_running_loop()
+        self._batch.update(unsaved)
+        if self._batch_done is None:
+            self._batch_done = loop.create_future()
+            self._batch_done.add_done_callback(_retrieved)
+        done = self._batch_done
+        if self._committer is None or self._committer.done():
+            self._committer = loop.create_task(self._commit())
+        await asyncio.shield(done)
+
+    async def checkpointing(self) -> None:
+        """Every ``checkpoint_seconds``, have the journal written out to the table files
+        when it is due, even if no change came since (until cancelled)."""
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(self.config.checkpoint_seconds)
+            await loop.run_in_executor(self._writer, self.journal.tick)
+
+    async def _commit(self) -> None:
+        """Commit the waiting changes, one batch after another, until none wait."""
+        loop = asyncio.get_running_loop()
+        while self._batch and self._batch_done is not None:
+            batch, done = self._batch, self._batch_done
+            self._batch, self._batch_done = {}, None
+            try:
+                await loop.run_in_executor(self._writer, self.journal.commit, batch)
+            except Exception as error:  # the disk refused: every waiter hears of it
+                done.set_exception(error)
+            else:
+                done.set_result(None)
 
     # -- pushing -----------------------------------------------------------------------
     def update_for(self, table: Table, conn: _Connection) -> dict[str, Any]:
@@ -681,8 +720,11 @@ class GameServer:
         self.bots.shutdown()
         try:
             await self.flush()
+            if self._committer is not None:
+                await self._committer
         finally:
             self._writer.shutdown(wait=True)
+            self.journal.close()  # a stopped server leaves plain table files
 
     # -- one connection's requests -----------------------------------------------------
     def _rate(self, conn: _Connection) -> None:
@@ -818,31 +860,23 @@ class GameServer:
                 conn.queue.put_nowait(_Close(1000))
 
 
-def _write_all(engine: Engine, unsaved: dict[str, str | None]) -> None:
-    """Write each table's save (or remove its file) in order: the writer thread's job."""
-    for name, text in unsaved.items():
-        engine.write_saved(name, text)
+def _retrieved(done: asyncio.Future[None]) -> None:
+    """Mark a commit's error as seen (its waiters may all have gone)."""
+    if not done.cancelled():
+        done.exception()
 
 
 def _archive(store: Path, name: str, text: str) -> None:
     """Write a removed table's save to ``STORE/archive/NAME.json`` (the writer thread's
-    job, before its file in ``STORE`` is deleted); atomically, like every save."""
+    job, before its removal is committed); atomically, like every save."""
     folder = store / "archive"
     folder.mkdir(exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, folder / f"{name}.json")
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_atomically(folder / f"{name}.json", text)
 
 
 def _last_change(store: Path, table: Table) -> float:
-    """When a loaded table last changed: its file's time (every change rewrites it)."""
+    """When a loaded table last changed: its file's time (each checkpoint, and the
+    recovery of a journal, gives the file the time of the table's last change)."""
     try:
         return (store / f"{table.name}.json").stat().st_mtime
     except OSError:
@@ -1013,11 +1047,14 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         app.state.game = game
         for table in game.engine:
             game.start_bots(table)
-        sweeper = asyncio.get_running_loop().create_task(game.sweeping())
+        loop = asyncio.get_running_loop()
+        chores = [loop.create_task(game.sweeping()), loop.create_task(game.checkpointing())]
         yield
-        sweeper.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await sweeper
+        for chore in chores:
+            chore.cancel()
+        for chore in chores:
+            with contextlib.suppress(asyncio.CancelledError):
+                await chore
         await game.stop()
 
     async def index(request: Request) -> Response:

@@ -133,6 +133,13 @@ def _add_limits(parser: argparse.ArgumentParser) -> None:
         help="move removed tables to STORE/archive/ instead of deleting them",
     )
     add(
+        "--checkpoint-seconds",
+        type=float,
+        default=2.0,
+        help="how often the journal of changes is written out to the table files "
+        "(each change is on disk before it is acknowledged; default 2)",
+    )
+    add(
         "--max-connections",
         type=int,
         default=1000,
@@ -207,6 +214,7 @@ def _config_of(args: argparse.Namespace) -> dict[str, object]:
         "finished_seconds": args.finished_minutes * 60,
         "sweep_seconds": args.sweep_seconds,
         "archive": args.archive,
+        "checkpoint_seconds": args.checkpoint_seconds,
         "max_connections": args.max_connections,
         "connections_per_table": args.connections_per_table,
         "connections_per_token": args.connections_per_token,
@@ -307,11 +315,19 @@ def check_command(folder: Path) -> int:
     """``cambio serve --check FOLDER``: print what a server would load from ``folder``,
     move aside and remove, without changing it; 0 if every table file loads, else 1."""
     from ..protocol import check_store
+    from .journal import check_saves, pending_changes
 
     if not folder.is_dir():
         print(f"cambio serve --check: {folder} is not a folder", file=sys.stderr)
         return 1
     report = check_store(folder)
+    journal = pending_changes(folder)
+    bad_saves = check_saves(journal)
+    replaced = {name for name, (_, text) in journal.latest.items()}
     for line in report.lines():
         print(line)
-    return 0 if report.ok else 1
+    for line in [*journal.lines(), *bad_saves]:
+        print(line)
+    # a damaged file that the journal's (loading) save replaces at start-up is mended
+    spoiled = [d for d in report.damaged if d.file.removesuffix(".json") not in replaced]
+    return 0 if not spoiled and not bad_saves else 1
