@@ -389,6 +389,9 @@ def test_connections_are_capped_per_table_link_and_client(tmp_path: Path) -> Non
 def test_every_request_kind_is_limited_per_link_across_sockets(tmp_path: Path) -> None:
     config = config_for(tmp_path, actions_per_second=4, requests_per_second=5)
     with running(config) as client:
+        game = client.app.state.game  # type: ignore[attr-defined]
+        now = [1000.0]
+        game.clock = lambda: now[0]  # the buckets refill only when the test says
         made = create(client, variant="practice", seed=1)
         token = made["tokens"]["0"]
         one, two = opened(client, token), opened(client, token)
@@ -413,7 +416,7 @@ def test_every_request_kind_is_limited_per_link_across_sockets(tmp_path: Path) -
         other = opened(client, made["tokens"]["1"])
         other.first()
         assert other.send({"type": "view"})["type"] == "view"  # another link's own limits
-        time.sleep(0.5)  # the buckets refill
+        now[0] += 0.5  # the buckets refill
         assert one.send({"type": "view"})["type"] == "view"
 
 
@@ -421,11 +424,21 @@ def test_asking_for_the_variants_in_a_loop_costs_little(tmp_path: Path) -> None:
     """The variants reply loads every bundled profile (tens of milliseconds): the
     server makes it once."""
     with running(config_for(tmp_path)) as client:
+        game = client.app.state.game  # type: ignore[attr-defined]
+        asked: list[object] = []
+        handle = game.engine.handle
+
+        def counting(message: Any) -> Any:
+            asked.append(message)
+            return handle(message)
+
+        game.engine.handle = counting
         first = client.get("/api/variants").json()
-        started = time.perf_counter()
         for _ in range(50):
             assert client.get("/api/variants").json() == first
-        assert time.perf_counter() - started < 1.0
+        assert [m for m in asked if isinstance(m, dict) and m.get("type") == "variants"] == [
+            {"type": "variants"}
+        ]
 
 
 # ---------------------------------------------------------------------------------------

@@ -96,7 +96,13 @@ def test_a_table_of_search_bots_plays_in_workers_while_people_play(tmp_path: obj
         assert stats.errors == []
         acks = stats.acks[people["table"]]
         assert acks == list(range(1, len(acks) + 1))
-        saved = json.loads(read_saved(tmp_path / "tables", bots["table"]) or "null")
+        # the first decision waits for the worker to start (a process, an import):
+        # on a busy machine that may come after the people's round ended
+        for _ in range(600):
+            saved = json.loads(read_saved(tmp_path / "tables", bots["table"]) or "null")
+            if saved["match"]["actions"]:
+                break
+            time.sleep(0.05)
         assert saved["match"]["actions"], "the bots' table never moved"
         pid = server.process.pid
         below = [p for p in _processes() if pid in _ancestors(p)]

@@ -37,7 +37,7 @@ import logging
 import re
 import secrets
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from importlib.resources import files
 from pathlib import Path
@@ -161,6 +161,25 @@ class ServerConfig:
     """Seconds between WebSocket pings; a peer that has not answered one this long
     after it was sent is dropped."""
 
+    def __attrs_post_init__(self) -> None:
+        """Refuse a limit that would switch a guard off or make no sense: every count
+        and time is a finite number, none below what it can mean."""
+        at_least_zero = {"bot_delay", "bot_workers"}
+        for field in attrs.fields(type(self)):
+            value = getattr(self, field.name)
+            if field.type not in ("int", "float"):
+                continue
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise TypeError(f"ServerConfig.{field.name} must be a number, got {value!r}")
+            if field.type == "int" and not isinstance(value, int):
+                raise TypeError(f"ServerConfig.{field.name} must be a whole number, got {value!r}")
+            least_ok = value >= 0 if field.name in at_least_zero else value > 0
+            if not (least_ok and value != float("inf")):
+                need = "at least 0" if field.name in at_least_zero else "above 0"
+                raise ValueError(
+                    f"ServerConfig.{field.name} must be a finite number {need}, got {value!r}"
+                )
+
 
 @attrs.define(eq=False)
 class _Connection:
@@ -232,6 +251,8 @@ class GameServer:
         self.connections: dict[str, list[_Connection]] = {}
         self._drivers: dict[str, asyncio.Task[None]] = {}
         self._buckets: dict[tuple[str, str], _Bucket] = {}
+        self.clock: Callable[[], float] = time.monotonic
+        """The rate limits' clock (seconds, only differences count)."""
         """Rate limits: (kind, token or client) -> its bucket (see _allow)."""
         self._owned: collections.Counter[str] = collections.Counter()
         """Tables each client holds (see ServerConfig.tables_per_client)."""
@@ -432,7 +453,7 @@ class GameServer:
             "connect": (config.requests_per_second, config.requests_per_second),
             "create": (config.creates_per_minute / 60, config.creates_per_minute),
         }
-        clock = time.monotonic()
+        clock = self.clock()
         for key, bucket in list(self._buckets.items()):
             rate, burst = rates.get(key[0], (1.0, 1.0))
             if bucket.full(rate, max(1.0, burst), clock):
@@ -668,7 +689,7 @@ class GameServer:
     def _allow(self, kind: str, key: str, rate: float, burst: float | None = None) -> bool:
         """Take one from the bucket of ``kind`` for ``key``: ``rate`` per second, a
         burst of ``burst`` (default: one second's worth, at least one)."""
-        now = time.monotonic()
+        now = self.clock()
         most = max(1.0, rate if burst is None else burst)
         bucket = self._buckets.get((kind, key))
         if bucket is None:

@@ -10,13 +10,55 @@ from pathlib import Path
 __all__ = ["add_arguments", "check_command", "run_command"]
 
 
+def _number(text: str, *, whole: bool, least: float, what: str) -> float:
+    try:
+        value = int(text) if whole else float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not {'a whole number' if whole else 'a number'}"
+        ) from None
+    if not (value >= least and value != float("inf")):
+        raise argparse.ArgumentTypeError(f"{text!r} is not {what}")
+    return value
+
+
+def _count(text: str) -> int:
+    """A whole number of at least 1 (a limit)."""
+    return int(_number(text, whole=True, least=1, what="a whole number of at least 1"))
+
+
+def _count_or_zero(text: str) -> int:
+    """A whole number of at least 0."""
+    return int(_number(text, whole=True, least=0, what="a whole number of at least 0"))
+
+
+def _port(text: str) -> int:
+    value = _count_or_zero(text)
+    if value > 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port (0 to 65535)")
+    return value
+
+
+def _rate(text: str) -> float:
+    """A positive finite number (a rate, a time that must pass)."""
+    value = _number(text, whole=False, least=0, what="a positive number")
+    if value == 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number")
+    return value
+
+
+def _delay(text: str) -> float:
+    """A finite number of at least 0 (a wait)."""
+    return _number(text, whole=False, least=0, what="a number of at least 0")
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add ``cambio serve``'s options to ``parser``."""
     parser.add_argument(
         "--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)"
     )
     parser.add_argument(
-        "--port", type=int, default=8765, help="the port (default 8765; 0 picks a free one)"
+        "--port", type=_port, default=8765, help="the port (default 8765; 0 picks a free one)"
     )
     parser.add_argument(
         "--store",
@@ -32,41 +74,44 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "the leftovers of interrupted writes; exits 0 when every table file loads, 1 otherwise",
     )
     parser.add_argument(
-        "--max-tables", type=int, default=200, help="tables the server holds (default 200)"
+        "--max-tables", type=_count, default=200, help="tables the server holds (default 200)"
     )
     parser.add_argument(
-        "--max-bytes", type=int, default=64 * 1024, help="longest message in bytes (default 65536)"
+        "--max-bytes",
+        type=_count,
+        default=64 * 1024,
+        help="longest message in bytes (default 65536)",
     )
     parser.add_argument(
         "--actions-per-second",
-        type=float,
+        type=_rate,
         default=20.0,
         help="actions one link (seat token) may send per second, all its connections "
         "together (default 20)",
     )
     parser.add_argument(
         "--bot-delay",
-        type=float,
+        type=_delay,
         default=0.6,
         help="seconds a bot waits before it moves, so people can follow and snap (default 0.6)",
     )
     parser.add_argument(
         "--bot-workers",
-        type=int,
+        type=_count_or_zero,
         default=0,
         help="worker processes that take the bots' decisions, off the server's event loop "
         "(default 0: one per core but one, at least one)",
     )
     parser.add_argument(
         "--bot-seconds",
-        type=float,
+        type=_rate,
         default=10.0,
         help="time budget of one bot decision; a later one is answered by the memory bot "
         "(default 10)",
     )
     parser.add_argument(
         "--token-hours",
-        type=float,
+        type=_rate,
         default=72.0,
         help="hours a table's join links stay valid; the table is removed then (default 72)",
     )
@@ -102,28 +147,28 @@ def _add_limits(parser: argparse.ArgumentParser) -> None:
         help="believe X-Forwarded-For from these proxy addresses (comma-separated; alone: "
         "127.0.0.1 and ::1) for the per-client limits; without it the header is ignored",
     )
-    add("--tables-per-client", type=int, default=10, help="tables one client holds (default 10)")
+    add("--tables-per-client", type=_count, default=10, help="tables one client holds (default 10)")
     add(
         "--creates-per-minute",
-        type=float,
+        type=_rate,
         default=5.0,
         help="tables one client may create per minute (default 5)",
     )
     add(
         "--idle-hours",
-        type=float,
+        type=_rate,
         default=24.0,
         help="a table where nothing happened this long is removed (default 24)",
     )
     add(
         "--finished-minutes",
-        type=float,
+        type=_rate,
         default=60.0,
         help="a table whose match is over is removed this long after its end (default 60)",
     )
     add(
         "--sweep-seconds",
-        type=float,
+        type=_rate,
         default=60.0,
         help="how often finished, abandoned and expired tables are looked for (default 60)",
     )
@@ -134,68 +179,68 @@ def _add_limits(parser: argparse.ArgumentParser) -> None:
     )
     add(
         "--checkpoint-seconds",
-        type=float,
+        type=_rate,
         default=2.0,
         help="how often the journal of changes is written out to the table files "
         "(each change is on disk before it is acknowledged; default 2)",
     )
     add(
         "--max-connections",
-        type=int,
+        type=_count,
         default=1000,
         help="WebSockets open at once (default 1000)",
     )
     add(
         "--connections-per-table",
-        type=int,
+        type=_count,
         default=32,
         help="spectators' WebSockets open to one table (default 32)",
     )
     add(
         "--connections-per-token",
-        type=int,
+        type=_count,
         default=4,
         help="WebSockets open with one seat's link (default 4)",
     )
     add(
         "--connections-per-client",
-        type=int,
+        type=_count,
         default=64,
         help="WebSockets open from one client (default 64)",
     )
     add(
         "--requests-per-second",
-        type=float,
+        type=_rate,
         default=10.0,
         help="requests other than act (and connections) one link may make per second (default 10)",
     )
     add(
         "--send-queue",
-        type=int,
+        type=_count,
         default=16,
         help="messages waiting for one connection before it is closed as too slow (default 16)",
     )
     add(
         "--send-timeout",
-        type=float,
+        type=_rate,
         default=10.0,
         help="seconds one message may take to be sent before its connection is closed (default 10)",
     )
     add(
         "--max-legal-actions",
-        type=int,
+        type=_count,
         default=2000,
         help="refuse tables whose one decision may offer more legal actions (default 2000)",
     )
     add(
         "--header-timeout",
-        type=float,
+        type=_rate,
         default=10.0,
         help="seconds a connection may take to send its request line and headers (default 10)",
     )
     add(
         "--ping-seconds",
-        type=float,
+        type=_rate,
         default=20.0,
         help="seconds between WebSocket pings; a peer that does not answer is dropped (default 20)",
     )
