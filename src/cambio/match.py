@@ -1131,6 +1131,8 @@ class Match:
         d["_round"] = self._round.copy()
         d["_rounds"] = [*self._rounds[:-1], d["_round"]]
         d["_actions"] = self._actions[:]
+        if "_ids" in d:
+            d["_ids"] = d["_ids"][:]
         d["_events"] = self._events[:]
         d["_index"] = dict(self._index)
         d["_changes"] = self._changes[:]
@@ -1178,14 +1180,13 @@ class Match:
         """A JSON-ready record that :meth:`from_dict` replays into an equal match."""
         from .loading import ruleset_to_dict
 
-        encode = self.space.encode
         return {
             "format": SAVE_FORMAT,
             "rules": self._first_rules_record(),
             "players": self.players,
             "seed": self.seed,
             "decks": [None if d is None else [card_to_json(c) for c in d] for d in self.decks],
-            "actions": [encode(a) for a in self._actions],  # ids in the match's space
+            "actions": self._action_ids()[:],  # ids in the match's space
             "changes": [
                 {"at": at, "kind": kind, "rules": None if r is None else ruleset_to_dict(r)}
                 for at, kind, r in self._changes
@@ -1205,9 +1206,42 @@ class Match:
         record: dict[str, Any] = json.loads(text)
         return record
 
+    def _action_ids(self) -> list[int]:
+        """The actions' ids, encoded once each: a list extended by the actions applied
+        since the last call (actions are only ever appended)."""
+        ids: list[int] | None = self.__dict__.get("_ids")
+        if ids is None:
+            ids = self.__dict__["_ids"] = []
+        if len(ids) < len(self._actions):
+            encode = self.space.encode
+            ids.extend([encode(a) for a in self._actions[len(ids) :]])
+        return ids
+
     def to_json(self) -> str:
-        """:meth:`to_dict` as compact JSON text."""
-        return json.dumps(self.to_dict(), separators=(",", ":"))
+        """:meth:`to_dict` as compact JSON text (what ``json.dumps`` makes of it with
+        compact separators). A server saves a table after every action: the parts that
+        never change (the rules, the decks) are encoded once, the actions once each."""
+        from .loading import ruleset_to_dict
+
+        compact = (",", ":")
+        head: str | None = self.__dict__.get("_json_head")
+        if head is None:
+            record = {
+                "format": SAVE_FORMAT,
+                "rules": self._first_rules_record(),
+                "players": self.players,
+                "seed": self.seed,
+                "decks": [None if d is None else [card_to_json(c) for c in d] for d in self.decks],
+            }
+            head = self.__dict__["_json_head"] = json.dumps(record, separators=compact)[:-1]
+        changes = [
+            {"at": at, "kind": kind, "rules": None if r is None else ruleset_to_dict(r)}
+            for at, kind, r in self._changes
+        ]
+        return (
+            f'{head},"actions":{json.dumps(self._action_ids(), separators=compact)}'
+            f',"changes":{json.dumps(changes, separators=compact)}}}'
+        )
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Match:

@@ -438,6 +438,8 @@ class Table:
         self._bots: dict[int, Bot] = {seat: make_bot(n) for seat, n in self.bot_names.items()}
         self._asked: set[tuple[int, int]] = set()
         self._seen = _SeenFold()
+        self._public: tuple[Round, int, PlayerView] | None = None
+        """The round on show's public view at a position: every seat's view reads it."""
         self._reset_bots()
 
     # -- state -------------------------------------------------------------------------
@@ -470,7 +472,12 @@ class Table:
         rnd, seats = self._shown()
         n = m.players
         index = {s: r for r, s in enumerate(seats)}
-        reference = rnd.public_view()  # a spectator's own: public information only
+        # a spectator's own view, public information only; every action changes the
+        # position (``at``), so one made per round and position serves every seat
+        cached = self._public
+        if cached is None or cached[0] is not rnd or cached[1] != self.at:
+            cached = self._public = (rnd, self.at, rnd.public_view())
+        reference = cached[2]
         own: PlayerView | None = None
         if seat is not None and seat in index:
             own = rnd.view(index[seat])
@@ -697,6 +704,24 @@ class Table:
             "arranged": self.arranged,
             "meta": self.meta,
         }
+
+    def to_json(self) -> str:
+        """:meth:`to_dict` as compact JSON text, made without re-encoding the parts of
+        the match that never change (see :meth:`cambio.Match.to_json`)."""
+        compact = (",", ":")
+        rest = json.dumps(
+            {
+                "bots": {str(s): n for s, n in self.bot_names.items()},
+                "showing": self.showing,
+                "arranged": self.arranged,
+                "meta": self.meta,
+            },
+            separators=compact,
+        )
+        return (
+            f'{{"format":{json.dumps(TABLE_FORMAT)},"name":{json.dumps(self.name)},'
+            f'"match":{self.match.to_json()},{rest[1:]}'
+        )
 
     @classmethod
     def from_dict(cls, data: object, name: str | None = None) -> Table:
@@ -1018,7 +1043,7 @@ class Engine:
         with ``defer_writes``, take its save now and keep it for :meth:`take_unsaved`."""
         if self.store is None:
             return
-        text = json.dumps(table.to_dict(), separators=(",", ":"))
+        text = table.to_json()
         if self.defer_writes:
             self._unsaved[table.name] = text
         else:
