@@ -59,13 +59,20 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "0",
         )
         try:
+            search = []
             for i in range(args.search_tables):
                 bots = {str(s): "search" for s in range(args.players)}
-                server.create(variant="practice", players=args.players, seed=10_000 + i, bots=bots)
+                search.append(
+                    server.create(
+                        variant="practice", players=args.players, seed=10_000 + i, bots=bots
+                    )
+                )
             tables = [
                 server.create(variant="practice", players=args.players, seed=args.seed + i)
                 for i in range(args.tables)
             ]
+            search_names = [made["table"] for made in search]
+            search_before = sum(_actions(store, n) for n in search_names)
             stats = PlayStats()
             pid = server.process.pid
             cpu_before = cpu_seconds(pid)
@@ -73,6 +80,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             outcomes = asyncio.run(play_tables(server, tables, stats, call_from=args.call_from))
             seconds = time.perf_counter() - began
             cpu = cpu_seconds(pid) - cpu_before
+            search_actions = sum(_actions(store, n) for n in search_names) - search_before
             failures = [repr(o) for o in outcomes if isinstance(o, BaseException)]
             lost = 0
             for made in tables:
@@ -98,10 +106,36 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "p95_ms": percentile(latencies, 0.95) * 1000,
         "p99_ms": percentile(latencies, 0.99) * 1000,
         "max_ms": latencies[-1] * 1000 if latencies else 0.0,
+        "search_actions": search_actions,
         "errors": len(stats.errors),
         "failed_tables": len(failures),
         "inconsistent_tables": lost,
     }
+
+
+def _actions(store: Path, name: str) -> int:
+    saved = read_saved(store, name)
+    return len(json.loads(saved)["match"]["actions"]) if saved else 0
+
+
+MATRIX = [(50, 0), (200, 0), (50, 16), (200, 16), (4, 0), (4, 16)]
+"""``--matrix``'s runs: (people's tables, tables of search bots). The last two measure
+a few quiet tables alone and beside 16 busy ones."""
+
+
+def matrix_report(rows: list[dict[str, Any]]) -> str:
+    lines = [
+        "tables  search  actions  CPU ms/action  p50 ms  p95 ms  p99 ms  max ms  "
+        "search actions  errors",
+    ]
+    for out in rows:
+        lines.append(
+            f"{out['tables']:>6}  {out['search_tables']:>6}  {out['actions']:>7}  "
+            f"{out['cpu_ms_per_action']:>13.2f}  {out['p50_ms']:>6.1f}  {out['p95_ms']:>6.1f}  "
+            f"{out['p99_ms']:>6.1f}  {out['max_ms']:>6.1f}  {out['search_actions']:>14}  "
+            f"{out['errors'] + out['failed_tables'] + out['inconsistent_tables']:>6}"
+        )
+    return "\n".join(lines)
 
 
 def report(out: dict[str, Any]) -> str:
@@ -113,7 +147,12 @@ def report(out: dict[str, Any]) -> str:
         f"server CPU per action: {out['cpu_ms_per_action']:.2f} ms\n"
         f"action latency: p50 {out['p50_ms']:.1f} ms, p95 {out['p95_ms']:.1f} ms, "
         f"p99 {out['p99_ms']:.1f} ms, max {out['max_ms']:.1f} ms\n"
-        f"errors {out['errors']}, failed tables {out['failed_tables']}, "
+        + (
+            f"the search bots' tables made {out['search_actions']} actions meanwhile\n"
+            if out["search_tables"]
+            else ""
+        )
+        + f"errors {out['errors']}, failed tables {out['failed_tables']}, "
         f"inconsistent tables {out['inconsistent_tables']}"
     )
 
@@ -124,7 +163,10 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--players", type=int, default=3, help="clients (seats) per table")
     ap.add_argument("--seed", type=int, default=0, help="seed of the first table")
     ap.add_argument(
-        "--call-from", type=int, default=3, help="actions before a client may call Cambio"
+        "--call-from",
+        type=int,
+        default=40,
+        help="actions before a client may call Cambio (default 40: long rounds, many samples)",
     )
     ap.add_argument(
         "--search-tables",
@@ -132,14 +174,32 @@ def parser() -> argparse.ArgumentParser:
         default=0,
         help="tables of search bots (every seat, no delay) playing beside the clients' tables",
     )
-    ap.add_argument("--json", action="store_true", help="print one JSON object")
+    ap.add_argument(
+        "--matrix",
+        action="store_true",
+        help="run every configuration of MATRIX (50 and 200 tables, with and without 16 "
+        "tables of search bots; 4 quiet tables alone and beside 16 busy ones), one server "
+        "each, and print one line per run",
+    )
+    ap.add_argument(
+        "--json", action="store_true", help="print one JSON object (a list with --matrix)"
+    )
     return ap
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
-    out = run(args)
-    print(json.dumps(out) if args.json else report(out))
+    if not args.matrix:
+        out = run(args)
+        print(json.dumps(out) if args.json else report(out))
+        return 0
+    rows = []
+    for tables, search_tables in MATRIX:
+        one = argparse.Namespace(**{**vars(args), "tables": tables, "search_tables": search_tables})
+        rows.append(run(one))
+        if not args.json:
+            print(report(rows[-1]), end="\n\n", flush=True)
+    print(json.dumps(rows) if args.json else matrix_report(rows))
     return 0
 
 
