@@ -14,6 +14,11 @@ EXAMPLES = ROOT / "examples"
 
 # (script, arguments, text the output must contain)
 CASES: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = [
+    (
+        "ismcts_openspiel.py",
+        ("--games", "4", "--simulations", "5"),
+        ("practice: ISMCTS (5 simulations a decision) won", "of 4 rounds"),
+    ),
     ("minimal_embed.py", (), ("practice: the round ended by", "P2:", "winners: P")),
     (
         "minimal_embed.py",

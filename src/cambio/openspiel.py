@@ -48,7 +48,9 @@ default 40; the lower of it and the table's own cap is used). The game is one ro
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import random
+import weakref
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import attrs
@@ -56,6 +58,7 @@ import numpy as np
 import pyspiel
 
 from .cards import Card
+from .determinize import InfoSet
 from .events import Event
 from .loading import load_ruleset
 from .rl.encoding import Encoder
@@ -91,6 +94,22 @@ _GAME_TYPE = pyspiel.GameType(
     provides_observation_tensor=True,
     parameter_specification={"variant": "practice", "players": 0, "max_turns": DEFAULT_MAX_TURNS},
 )
+
+
+_GAMES: weakref.WeakValueDictionary[tuple[str, int, int], CambioGame] = (
+    weakref.WeakValueDictionary()
+)
+"""Every live game by its parameters: an unpickled state finds its game here."""
+
+
+def _game_of(variant: str, players: int, max_turns: int) -> CambioGame:
+    """The game of these parameters (a live one, else a new one): what unpickling a
+    :class:`CambioGame` calls, so the game comes back whole (pybind11's own pickling
+    would bring back the C++ part alone)."""
+    game = _GAMES.get((variant, players, max_turns))
+    if game is None:
+        game = CambioGame({"variant": variant, "players": players, "max_turns": max_turns})
+    return game
 
 
 def _draws_at_random(rules: RuleSet) -> bool:
@@ -159,6 +178,12 @@ class CambioGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untyped
         """The chance nodes after the deal that draw the round's seed, a byte each
         (:data:`SEED_BYTES`, or 0 on a table whose round draws nothing at random)."""
         self.decline = encoder.space.size
+        self._counts = [deck.count(card) for card in self.cards]
+        _GAMES[variant, players, cap] = self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its parameters (see :func:`_game_of`)."""
+        return (_game_of, (str(self.get_parameters()["variant"]), self.players, self.max_turns))
 
     def max_chance_nodes_in_history(self) -> int:
         """The chance nodes of every history: one per card, then the seed's bytes."""
@@ -183,17 +208,37 @@ class _Play:
     def __init__(self, game: CambioGame) -> None:
         self.game = game  # shared, never copied
         self.dealt: list[Card] = []
+        self.left = game._counts[:]  # how many of each distinct card are still undealt
         self.seed: list[int] = []  # the seed's bytes drawn so far
         self.turns: Turns | None = None
         self.info: list[str] = []  # each player's history as text (the info state)
+        self.declines: list[tuple[int, int]] = []
+        """Each decline: how many round events there were then, and who declined."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Play:
-        new = _Play(self.game)
+        new = _Play.__new__(_Play)
+        new.game = self.game
         new.dealt = self.dealt[:]
+        new.left = self.left[:]
         new.seed = self.seed[:]
         new.turns = None if self.turns is None else self.turns.copy()
         new.info = self.info[:]
+        new.declines = self.declines[:]
         return new
+
+
+def _info_text(history: Sequence[Event], player: int, declines: Sequence[tuple[int, int]]) -> str:
+    """Player ``player``'s information-state string: its history (``history``, as it saw
+    it) with every decline to snap where it happened."""
+    parts = [f"P{player}"]
+    d = 0
+    for i, event in enumerate(history):
+        while d < len(declines) and declines[d][0] <= i:
+            parts.append(f"P{declines[d][1]} no snap")
+            d += 1
+        parts.append(str(event))
+    parts += [f"P{who} no snap" for _, who in declines[d:]]
+    return "\n".join(parts)
 
 
 class CambioState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
@@ -229,23 +274,20 @@ class CambioState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
         return turns.legal()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        if len(self.play.dealt) == len(self.cambio.deck):  # the seed's next byte
+        play = self.play
+        if len(play.dealt) == len(play.game.deck):  # the seed's next byte
             return [(b, 1 / 256) for b in range(256)]
-        deck = list(self.cambio.deck)
-        for card in self.play.dealt:
-            deck.remove(card)
-        total = len(deck)
-        return [
-            (k, deck.count(card) / total)
-            for k, card in enumerate(self.cambio.cards)
-            if card in deck
-        ]
+        total = len(play.game.deck) - len(play.dealt)
+        return [(k, n / total) for k, n in enumerate(play.left) if n]
 
     def _apply_action(self, action: int) -> None:
         play = self.play
         game = self.cambio
         if play.turns is None:
             if len(play.dealt) < len(game.deck):
+                if not 0 <= action < len(play.left) or not play.left[action]:
+                    raise ValueError(f"card {action} is not left to deal")
+                play.left[action] -= 1
                 play.dealt.append(game.cards[action])
             else:
                 play.seed.append(action)
@@ -261,8 +303,49 @@ class CambioState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
         events = play.turns.step(action)
         if action == self.cambio.decline:
             play.info = [f"{text}\nP{who} no snap" for text in play.info]
+            play.declines.append((len(play.turns.game.events), who))  # type: ignore[attr-defined]
         else:
             self._record(events)
+
+    def resample_from_infostate(
+        self, player_id: int, probability_sampler: Callable[[], float] | None = None
+    ) -> CambioState:
+        """A state that ``player_id`` cannot tell from this one: the same information
+        state, the unseen cards drawn at random by :mod:`cambio.determinize` from
+        ``player_id``'s view alone (what OpenSpiel's ``ISMCTSBot`` samples its worlds
+        with). ``probability_sampler`` (a callable giving floats in [0, 1)) seeds the
+        draw. The sample has no action history of its own; before the deal is over,
+        the sample is a fresh deal of the cards not yet dealt.
+        """
+        game = self.cambio
+        play = self.play
+        draw = probability_sampler or random.random
+        rng = random.Random(int(draw() * 2**53))
+        new = game.new_initial_state()
+        turns = play.turns
+        if turns is None:  # dealing: nobody has seen a card yet
+            new.play.dealt = play.dealt[:]
+            new.play.left = play.left[:]
+            new.play.seed = [rng.randrange(256) for _ in play.seed]
+            return new
+        rnd: Round = turns.game  # type: ignore[assignment]
+        view = rnd.view(player_id)
+        sample = InfoSet(view, game.rules).sample(rng)
+        moved = Turns.__new__(Turns)
+        moved.__dict__.update(turns.__dict__)
+        moved.game = sample
+        moved._declined = set(turns._declined)
+        moved._seed = rng.getrandbits(64)  # the real order of future reactions is hidden
+        moved._legal = None
+        new.play.dealt = []
+        new.play.left = [0] * len(play.left)
+        new.play.seed = []
+        new.play.turns = moved
+        new.play.declines = play.declines[:]
+        new.play.info = [
+            _info_text(sample.view(p).history, p, play.declines) for p in range(sample.players)
+        ]
+        return new
 
     def _record(self, events: Sequence[Event]) -> None:
         info = self.play.info
