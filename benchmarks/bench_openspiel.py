@@ -1,6 +1,6 @@
 """OpenSpiel: the cost of a deal and the decisions per second of ``rl_environment``.
 
-    python benchmarks/bench_openspiel.py [--variant practice] [--players 2] [--seconds 5]
+    python benchmarks/bench_openspiel.py [--variant practice] [--players 2] [--deal seed]
 
 A deal is every chance node of a round, each outcome drawn with its probability from
 ``chance_outcomes`` (as OpenSpiel's own loops do). ``rl_environment.Environment``
@@ -54,17 +54,24 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--variant", default="practice")
     parser.add_argument("--players", type=int, default=2)
+    parser.add_argument(
+        "--deal",
+        choices=["cards", "seed"],
+        default="cards",
+        help="the game's deal parameter: a chance node per card, or a seed's 8 (default cards)",
+    )
     parser.add_argument("--deals", type=int, default=200, help="deals timed (default 200)")
     parser.add_argument("--seconds", type=float, default=5.0, help="CPU seconds of play")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
-    text = f"python_cambio(variant={args.variant},players={args.players})"
+    text = f"python_cambio(variant={args.variant},players={args.players},deal={args.deal})"
     game = pyspiel.load_game(text)
     rng = random.Random(args.seed)
     out = {
         "variant": args.variant,
         "players": args.players,
+        "deal": args.deal,
         "deal_ms": deal_ms(game, args.deals, rng),
         "rl_environment_decisions_per_second": env_decisions_per_second(text, args.seconds, rng),
     }
@@ -72,7 +79,8 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(out))
     else:
         print(
-            f"{args.variant}, {args.players} players: a deal {out['deal_ms']:.2f} ms; "
+            f"{args.variant}, {args.players} players, deal={args.deal}: "
+            f"a deal {out['deal_ms']:.2f} ms; "
             f"rl_environment {out['rl_environment_decisions_per_second']:.0f} decisions "
             "per CPU second"
         )

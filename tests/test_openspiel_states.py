@@ -169,3 +169,32 @@ def test_ismcts_beats_the_random_bot() -> None:
                 state.apply_action(bot.step(state))
         share += state.returns()[seat] + 0.5
     assert share / games > 0.55, share
+
+
+@pytest.mark.parametrize("variant", ["practice", "snap", "cabo"])
+def test_a_deal_by_seed_is_eight_chance_nodes_and_passes_random_sim_test(variant: str) -> None:
+    rules = cambio.load_ruleset(variant)
+    players = 2 if rules.players.min <= 2 else rules.players.min
+    game = pyspiel.load_game(f"python_cambio(variant={variant},players={players},deal=seed)")
+    assert isinstance(game, CambioGame)
+    assert game.max_chance_nodes_in_history() == cambio.openspiel.SEED_BYTES
+    rng = random.Random(variant)
+    state = game.new_initial_state()
+    drawn = []
+    while state.is_chance_node():
+        assert len(state.chance_outcomes()) == 256
+        drawn.append(_step(state, rng))
+    assert len(drawn) == cambio.openspiel.SEED_BYTES
+    seed = int.from_bytes(bytes(drawn), "big")
+    assert state.round is not None
+    assert state.round.events == cambio.Round(game.rules, players, seed=seed).events
+    for p in range(players):  # no player is shown the seed
+        assert f"{seed}" not in state.information_state_string(p)
+    pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
+    back = pickle.loads(pickle.dumps(game))
+    assert isinstance(back, CambioGame) and back.deal == "seed"
+
+
+def test_an_unknown_deal_is_refused() -> None:
+    with pytest.raises(ValueError, match="deal must be 'cards' or 'seed'"):
+        pyspiel.load_game("python_cambio(variant=practice,deal=shuffle)")

@@ -12,8 +12,11 @@ True
 (2, True)
 
 Parameters: ``variant`` (a bundled profile's name or a profile file's path, default
-``practice``), ``players`` (0: the table's default) and ``max_turns`` (the turn cap,
-default 40; the lower of it and the table's own cap is used). The game is one round:
+``practice``), ``players`` (0: the table's default), ``max_turns`` (the turn cap,
+default 40; the lower of it and the table's own cap is used) and ``deal`` (``cards``,
+the default: one chance node per card, an exact tree; ``seed``: the :data:`SEED_BYTES`
+seed nodes alone shuffle the deck, for learners and samplers, whose every deal then
+costs 8 chance nodes instead of one per card). The game is one round:
 
 * **The deal is chance.** Before the first decision, one chance node per card of the
   table's deck fixes the shuffled order (grids, the first discard, then the stock from
@@ -92,23 +95,29 @@ _GAME_TYPE = pyspiel.GameType(
     provides_information_state_tensor=True,
     provides_observation_string=True,
     provides_observation_tensor=True,
-    parameter_specification={"variant": "practice", "players": 0, "max_turns": DEFAULT_MAX_TURNS},
+    parameter_specification={
+        "variant": "practice",
+        "players": 0,
+        "max_turns": DEFAULT_MAX_TURNS,
+        "deal": "cards",
+    },
 )
 
 
-_GAMES: weakref.WeakValueDictionary[tuple[str, int, int], CambioGame] = (
+_GAMES: weakref.WeakValueDictionary[tuple[str, int, int, str], CambioGame] = (
     weakref.WeakValueDictionary()
 )
 """Every live game by its parameters: an unpickled state finds its game here."""
 
 
-def _game_of(variant: str, players: int, max_turns: int) -> CambioGame:
+def _game_of(variant: str, players: int, max_turns: int, deal: str) -> CambioGame:
     """The game of these parameters (a live one, else a new one): what unpickling a
     :class:`CambioGame` calls, so the game comes back whole (pybind11's own pickling
     would bring back the C++ part alone)."""
-    game = _GAMES.get((variant, players, max_turns))
+    game = _GAMES.get((variant, players, max_turns, deal))
     if game is None:
-        game = CambioGame({"variant": variant, "players": players, "max_turns": max_turns})
+        params = {"variant": variant, "players": players, "max_turns": max_turns, "deal": deal}
+        game = CambioGame(params)
     return game
 
 
@@ -154,18 +163,22 @@ class CambioGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untyped
         rules = attrs.evolve(rules, turn=attrs.evolve(rules.turn, max_turns=cap))
         encoder = Encoder(rules, players)
         n = players
+        deal = str(params.get("deal", "cards"))
+        if deal not in ("cards", "seed"):
+            raise ValueError(f"deal must be 'cards' or 'seed', got {deal!r}")
         deck = tuple(rules.deck.cards())
-        seed_nodes = SEED_BYTES if _draws_at_random(rules) else 0
+        card_nodes = len(deck) if deal == "cards" else 0
+        seed_nodes = SEED_BYTES if _draws_at_random(rules) or not card_nodes else 0
         info = pyspiel.GameInfo(
             num_distinct_actions=encoder.space.size + 1,
-            max_chance_outcomes=max(len(set(deck)), 256 if seed_nodes else 0),
+            max_chance_outcomes=max(len(set(deck)) if card_nodes else 0, 256 if seed_nodes else 0),
             num_players=n,
             min_utility=-1.0 / n,
             max_utility=1.0 - 1.0 / n,
             utility_sum=0.0,
             max_game_length=_decision_bound(rules, n, cap),
         )
-        given = {"variant": variant, "players": players, "max_turns": cap}
+        given = {"variant": variant, "players": players, "max_turns": cap, "deal": deal}
         super().__init__(_GAME_TYPE, info, given)
         self.rules: RuleSet = rules
         self.players = players
@@ -174,20 +187,26 @@ class CambioGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untyped
         self.deck: tuple[Card, ...] = deck
         self.cards: tuple[Card, ...] = tuple(sorted(set(deck)))
         """The distinct cards of the deck: chance outcome ``k`` deals ``cards[k]``."""
+        self.deal = deal
+        """``cards``: one chance node per card; ``seed``: the seed's nodes shuffle the deck."""
+        self.card_nodes = card_nodes
+        """The chance nodes that deal a card each (the deck's size, or 0 under ``seed``)."""
         self.seed_nodes = seed_nodes
         """The chance nodes after the deal that draw the round's seed, a byte each
-        (:data:`SEED_BYTES`, or 0 on a table whose round draws nothing at random)."""
+        (:data:`SEED_BYTES` under ``deal=seed`` or on a table whose round draws at random;
+        else 0)."""
         self.decline = encoder.space.size
         self._counts = [deck.count(card) for card in self.cards]
-        _GAMES[variant, players, cap] = self
+        _GAMES[variant, players, cap, deal] = self
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled as its parameters (see :func:`_game_of`)."""
-        return (_game_of, (str(self.get_parameters()["variant"]), self.players, self.max_turns))
+        variant = str(self.get_parameters()["variant"])
+        return (_game_of, (variant, self.players, self.max_turns, self.deal))
 
     def max_chance_nodes_in_history(self) -> int:
         """The chance nodes of every history: one per card, then the seed's bytes."""
-        return len(self.deck) + self.seed_nodes
+        return self.card_nodes + self.seed_nodes
 
     def new_initial_state(self) -> CambioState:
         """The state before the deal."""
@@ -275,25 +294,28 @@ class CambioState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         play = self.play
-        if len(play.dealt) == len(play.game.deck):  # the seed's next byte
+        if len(play.dealt) == play.game.card_nodes:  # the seed's next byte
             return [(b, 1 / 256) for b in range(256)]
-        total = len(play.game.deck) - len(play.dealt)
+        total = play.game.card_nodes - len(play.dealt)
         return [(k, n / total) for k, n in enumerate(play.left) if n]
 
     def _apply_action(self, action: int) -> None:
         play = self.play
         game = self.cambio
         if play.turns is None:
-            if len(play.dealt) < len(game.deck):
+            if len(play.dealt) < game.card_nodes:
                 if not 0 <= action < len(play.left) or not play.left[action]:
                     raise ValueError(f"card {action} is not left to deal")
                 play.left[action] -= 1
                 play.dealt.append(game.cards[action])
             else:
                 play.seed.append(action)
-            if len(play.dealt) == len(game.deck) and len(play.seed) == game.seed_nodes:
+            if len(play.dealt) == game.card_nodes and len(play.seed) == game.seed_nodes:
                 seed = int.from_bytes(bytes(play.seed), "big")
-                rnd = Round(game.rules, game.players, deck=play.dealt, seed=seed)
+                if game.card_nodes:
+                    rnd = Round(game.rules, game.players, deck=play.dealt, seed=seed)
+                else:  # the seed shuffles the deck too
+                    rnd = Round(game.rules, game.players, seed=seed)
                 play.turns = Turns(rnd, shuffle_seed=seed)
                 play.info = [f"P{p}" for p in range(rnd.players)]
                 self._record(rnd.events)
@@ -354,7 +376,7 @@ class CambioState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            if len(self.play.dealt) == len(self.cambio.deck):
+            if len(self.play.dealt) == self.cambio.card_nodes:
                 return f"Seed byte {len(self.play.seed) + 1}: 0x{action:02x}"
             return f"Deal:{self.cambio.cards[action]}"
         if action == self.cambio.decline:
