@@ -449,7 +449,7 @@ def test_what_an_empty_grid_does(mode: str) -> None:
 def test_an_owed_call_is_made_at_the_next_turn_or_lapses() -> None:
     rules = _one_card(empty_grid_calls="next-turn")
     # P1 has snapped its only card away; it calls when its next turn comes
-    owed = ("3S@0/-/KH@2", "- 7D,9D AD,2D,...", "turn 0 1,0,0", "owed=1")
+    owed = ("3S@0/-/KH@2", "- 7D,9D AD,2D,...", "turn 0 1,1,1", "owed=1")
     r = position(rules, *owed)
     assert r.calls_owed == frozenset({1}) and r.caller is None
     draw_discard(r, 0)

@@ -54,8 +54,10 @@ def state_problem(rnd: Round, *, events: bool = True) -> tuple[str, str] | None:
     order from shapes and ranges to relations between fields, so a later check may rely
     on an earlier one; only the first problem is reported. The function never raises on
     a malformed state (it reads nothing before checking its shape) and changes nothing
-    but ``rnd``'s legal-action cache. With ``events=False`` the event log is not checked:
-    a round built from a written position (:mod:`cambio.position`) starts with none.
+    but ``rnd``'s legal-action cache. With ``events=False`` the event log need not start
+    with the deal: a round built from a written position (:mod:`cambio.position`) starts
+    with none, and a round saved after play from a position holds only the events since
+    (each is still checked: its kind, seats, places and cards).
     """
     for problem in _problems(rnd, events):
         return problem
@@ -226,9 +228,16 @@ def _problems(r: Round, events: bool = True) -> Iterator[tuple[str, str]]:
     if not 0 <= r._calls_owed <= ALL:
         yield "calls_owed", f"expected player bits from 0 to {ALL}, found {r._calls_owed}"
         return
-    if r._calls_owed and rules.snap.empty_grid != "call":
-        yield "calls_owed", "only a table where an emptied grid calls owes calls"
+    snap = rules.snap
+    if r._calls_owed and (
+        snap.when == "never" or snap.empty_grid != "call" or snap.empty_grid_calls != "next-turn"
+    ):
+        yield (
+            "calls_owed",
+            "only a table where an emptied grid calls at its owner's next turn owes calls",
+        )
         return
+    yield from _reachable_problems(r)
     closing = r._phase is Phase.CLOSING or (
         r._phase is Phase.GIVE and r._give_return is Phase.CLOSING
     )
@@ -370,6 +379,17 @@ def _problems(r: Round, events: bool = True) -> Iterator[tuple[str, str]]:
     if r._window_open and (rules.snap.when == "never" or not r._discard or phase is Phase.OVER):
         yield "window_open", "no discard can be snapped now"
         return
+    won_ok = rules.snap.per_discard == "one" and rules.snap.too_late == "penalty"
+    if r._window_won and not (r._window_open and won_ok):
+        yield (
+            "window_won",
+            "a window stays open after a correct snap only while it is open, on a table "
+            'where a later snap of it is a wrong snap (snap.too_late = "penalty")',
+        )
+        return
+    if phase is Phase.CLOSING and not r._window_open:  # (a give owed may follow it closed)
+        yield "window_open", "the closing phase waits for snaps of the last discard: it is open"
+        return
 
     # --- the end -------------------------------------------------------------------
     if phase is Phase.OVER:
@@ -391,8 +411,7 @@ def _problems(r: Round, events: bool = True) -> Iterator[tuple[str, str]]:
         yield "phase", f"P{who} is to decide but has no legal action"
         return
 
-    if events:
-        yield from _event_problems(r)
+    yield from _event_problems(r, from_deal=events)
 
 
 def _result_problems(r: Round, events: bool = True) -> Iterator[tuple[str, str]]:
@@ -429,11 +448,10 @@ def _result_problems(r: Round, events: bool = True) -> Iterator[tuple[str, str]]
     else:
         yield "result", "the result is not the score of the final hands"
         return
-    if events:
-        yield from _event_problems(r)
+    yield from _event_problems(r, from_deal=events)
 
 
-def _event_problems(r: Round) -> Iterator[tuple[str, str]]:
+def _event_problems(r: Round, *, from_deal: bool = True) -> Iterator[tuple[str, str]]:
     n = r.players
     P = r._P
     # the deck's own card objects and the event kinds are found by identity first (no
@@ -441,7 +459,7 @@ def _event_problems(r: Round) -> Iterator[tuple[str, str]]:
     deck_ids = {id(c) for c in r.deck}
     cards: set[Card] = set()
     events: list[Event] = r._events
-    if not events or events[0].kind != EventKind.DEAL:
+    if from_deal and (not events or events[0].kind != EventKind.DEAL):
         yield "events", "the event log starts with the deal"
         return
     for k, e in enumerate(events):
@@ -470,3 +488,43 @@ def _event_problems(r: Round) -> Iterator[tuple[str, str]]:
         if e.seen_by is not None and any(not 0 <= q < n for q in e.seen_by):
             yield f"events[{k}]", f"seen by a player who is not at this table: {sorted(e.seen_by)}"
             return
+
+
+def _reachable_problems(r: Round) -> Iterator[tuple[str, str]]:
+    """States that the counters and bit sets allow but no play reaches."""
+    from .round import Phase
+
+    rules = r.rules
+    n = r.players
+    phase = r._phase
+    effective = r._give_return if phase is Phase.GIVE else phase
+    if effective is Phase.END_OF_TURN and rules.call.timing != "end-of-turn":
+        yield "phase", "this table calls before the draw, so a turn has no end-of-turn phase"
+        return
+    if rules.snap.when == "never" and not rules.turn.exchange_equal:
+        # only snaps and exchanges change how many cards a player holds
+        dealt = rules.grid.size
+        for p, row in enumerate(r._slots):
+            held = sum(1 for c in row if c >= 0)
+            if held != dealt:
+                yield (
+                    f"slots[{p}]",
+                    f"on a table without snapping or exchanges every player keeps the "
+                    f"{dealt} cards dealt, found {held}",
+                )
+                return
+    if r._caller < 0 and phase not in (Phase.OVER, Phase.CLOSING):
+        # without a call, the turns go round from the starter: the seats before the
+        # current one have had one turn more than the others
+        order = [(r.starter + k) % n for k in range(n)]
+        here = order.index(r._current)
+        base = r._turns[order[here]]
+        for k, seat in enumerate(order):
+            want = base + 1 if k < here else base
+            if r._turns[seat] != want:
+                yield (
+                    f"turns[{seat}]",
+                    f"the turns go round from the starter (seat {r.starter}) to the current "
+                    f"seat {r._current}: seat {seat} has had {want}, found {r._turns[seat]}",
+                )
+                return

@@ -100,6 +100,10 @@ _REST = "..."
 """Written last in the stock field when reading: every card not written elsewhere, face
 down, in the order of the table's deck (a position is always written out in full)."""
 
+_MOST_DIGITS = 4000
+"""The longest number a line may hold: below the 4,300 digits Python converts at all, and
+far above any seed or count a round writes."""
+
 _CLOSING_REASONS = ("stock", "turn-cap", "call")
 """The reasons a round can wait in the closing phase for (the end of a turn's reasons)."""
 
@@ -288,6 +292,8 @@ class _Cursor:
         text = self.text
         if not text.isdigit() or not text.isascii():
             raise self.fail(f"expected {what} (a whole number), found {text!r}")
+        if len(text.lstrip("0")) > _MOST_DIGITS:
+            raise self.fail(f"expected {what} of at most {_MOST_DIGITS} digits")
         value = int(text)
         if value < low or (high is not None and value > high):
             bound = f"from {low} to {high}" if high is not None else f"of at least {low}"
