@@ -1171,6 +1171,8 @@ class Round:
                     free -= 1  # that position waits for the card a snapper gives back
             else:
                 free = row[self._G :].count(-1)
+                if self._give_target // self._P == p and self._give_target % self._P >= self._G:
+                    free -= 1  # that extra position waits for a given card
             if free < need:
                 return False
         return True
@@ -1749,13 +1751,13 @@ class Round:
                 )
                 break
             c = self._stock.pop()
+            waiting = self._give_target - p * self._P  # a position owed a given card
             if self.rules.snap.penalty_position == "first-empty":
-                waiting = self._give_target - p * self._P  # a position owed a given card
                 j = next(k for k, x in enumerate(row) if x < 0 and k != waiting)
                 if j < self._G:
                     self._penalty_of[c] = p
             else:
-                j = row.index(-1, self._G)
+                j = next(k for k in range(self._G, len(row)) if row[k] < 0 and k != waiting)
             row[j] = c
             self._layout_changed()
             self._known[c] = 0
