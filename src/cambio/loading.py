@@ -99,22 +99,23 @@ from cattrs.errors import (
 from cattrs.gen import make_dict_structure_fn
 from cattrs.preconf.tomllib import TomllibConverter, make_converter
 
+from . import registry
 from .cards import JOKER, STANDARD_RANKS
 from .errors import Problem, RuleSetError, did_you_mean
+from .registry import _variants_dir
 from .rules import MAX_EXTENDS, DeckRules, RuleSet, check_rules
 
 if sys.version_info >= (3, 11):
-    from importlib.resources import files
     from importlib.resources.abc import Traversable
 
     import tomllib
 else:  # pragma: no cover
     from importlib.abc import Traversable
-    from importlib.resources import files
 
     import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
 
 __all__ = [
+    "as_ruleset",
     "MAX_EXTENDS",
     "available_variants",
     "load_ruleset",
@@ -132,21 +133,6 @@ _KeyPath = tuple[_Key, ...]
 # --------------------------------------------------------------------------- registry
 
 
-def _variants_dir() -> Traversable:
-    """The folder of bundled profiles.
-
-    An installed wheel carries them as ``cambio/variants``; a source checkout or an
-    editable install reads the repository's top-level ``variants/``.
-    """
-    try:
-        bundled = files("cambio") / "variants"
-        if bundled.is_dir():
-            return bundled
-    except (ModuleNotFoundError, OSError):  # pragma: no cover - defensive
-        pass
-    return Path(__file__).resolve().parents[2] / "variants"
-
-
 def _bundled() -> dict[str, Traversable]:
     folder = _variants_dir()
     try:
@@ -161,6 +147,18 @@ def _bundled() -> dict[str, Traversable]:
     return dict(sorted(found.items()))
 
 
+def as_ruleset(rules: object) -> RuleSet:
+    """``rules`` itself when it is a :class:`RuleSet`, the table
+    :func:`load_ruleset` loads for it when it is text (a profile's name);
+    a ``TypeError`` for anything else. Every function that takes "a RuleSet or a profile
+    name" reads its argument through this."""
+    if isinstance(rules, RuleSet):
+        return rules
+    if isinstance(rules, str):
+        return load_ruleset(rules)
+    raise TypeError(f"expected a RuleSet or a profile name, got {rules!r}")
+
+
 def available_variants() -> list[str]:
     """The names of every table found by name, sorted alphabetically: the bundled
     profiles and those from elsewhere (see :mod:`cambio.registry`).
@@ -168,8 +166,6 @@ def available_variants() -> list[str]:
     >>> available_variants()[:3]
     ['blind', 'cabo', 'caller-plus-five']
     """
-    from . import registry
-
     return registry.names()
 
 
@@ -387,8 +383,6 @@ _Layer = _FileLayer | _BundledLayer | _TextLayer
 
 
 def _named_layer(name: str, at: Problem) -> _Layer:
-    from . import registry
-
     found = registry.lookup(name, at.source, at.path)
     if found is None:
         known = registry.names()

@@ -147,8 +147,9 @@ from .actions import (
 from .cards import Card, card_to_json
 from .errors import IllegalActionError
 from .events import Event
+from .loading import as_ruleset
 from .round import Round
-from .rules import RuleSet, as_ruleset, ensure_valid
+from .rules import RuleSet, ensure_valid
 from .scoring import HandCard, RoundResult, team_of, teams_of
 from .views import PlayerView
 

@@ -55,7 +55,8 @@ from typing import TYPE_CHECKING
 
 from .cards import Card
 from .errors import PositionError
-from .rules import RuleSet, as_ruleset
+from .loading import as_ruleset
+from .rules import RuleSet
 
 if TYPE_CHECKING:
     from .round import Phase, Round

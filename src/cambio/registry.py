@@ -30,6 +30,8 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterator
+from importlib.resources import files
+from pathlib import Path
 
 import attrs
 
@@ -119,16 +121,27 @@ def _toml_files(folder: Traversable) -> Iterator[tuple[str, Traversable]]:
                 yield entry.name[: -len(".toml")], entry
 
 
-def _bundled_sources() -> Iterator[TableSource]:
-    from .loading import _variants_dir
+def _variants_dir() -> Traversable:
+    """The folder of bundled profiles.
 
+    An installed wheel carries them as ``cambio/variants``; a source checkout or an
+    editable install reads the repository's top-level ``variants/``.
+    """
+    try:
+        bundled = files("cambio") / "variants"
+        if bundled.is_dir():
+            return bundled
+    except (ModuleNotFoundError, OSError):  # pragma: no cover - defensive
+        pass
+    return Path(__file__).resolve().parents[2] / "variants"
+
+
+def _bundled_sources() -> Iterator[TableSource]:
     for name, entry in _toml_files(_variants_dir()):
         yield TableSource(name, entry, "bundled", f"variants/{name}.toml")
 
 
 def _path_sources(value: str) -> Iterator[TableSource]:
-    from pathlib import Path
-
     for part in value.split(os.pathsep):
         if not part.strip():
             continue

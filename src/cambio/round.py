@@ -103,7 +103,8 @@ from .cards import Card
 from .derived import derived, shuffled_range
 from .errors import IllegalActionError
 from .events import Event, EventKind
-from .rules import Power, RuleSet, Step, as_ruleset, ensure_valid
+from .loading import as_ruleset
+from .rules import Power, RuleSet, Step, ensure_valid
 from .scoring import RoundResult, score_round
 from .views import GridCache, PlayerView, _ViewFields
 

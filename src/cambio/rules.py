@@ -55,7 +55,6 @@ __all__ = [
     "StockRules",
     "SwapScope",
     "TeamRules",
-    "as_ruleset",
     "TieBreak",
     "TurnRules",
     "ValueRules",
@@ -640,20 +639,6 @@ def _opening_choices(o: OpeningRules) -> int:
 
 
 _VALIDATED: dict[int, weakref.ref[RuleSet]] = {}
-
-
-def as_ruleset(rules: object) -> RuleSet:
-    """``rules`` itself when it is a :class:`RuleSet`, the table
-    :func:`~cambio.loading.load_ruleset` loads for it when it is text (a profile's name);
-    a ``TypeError`` for anything else. Every function that takes "a RuleSet or a profile
-    name" reads its argument through this."""
-    if isinstance(rules, RuleSet):
-        return rules
-    if isinstance(rules, str):
-        from .loading import load_ruleset
-
-        return load_ruleset(rules)
-    raise TypeError(f"expected a RuleSet or a profile name, got {rules!r}")
 
 
 def ensure_valid(rules: RuleSet) -> None:

@@ -64,8 +64,9 @@ import attrs
 from .arguments import Arg, flag, number, optional_whole, whole
 from .bots import BOT_NAMES, BotSpec, derive_seed, make_bot, play_round
 from .events import EventKind
+from .loading import as_ruleset
 from .round import Round
-from .rules import RuleSet, as_ruleset
+from .rules import RuleSet
 
 __all__ = [
     "GameRecord",
