@@ -1812,6 +1812,10 @@ class Round:
                 self._layout_changed()
             self._final = self._final_queue(p)
             self._events.append(_new_event(_EVENT, (_EV_CALL, p, (), (), None, "empty grid")))
+            if p == self._current and self._phase is _TURN:
+                # emptied before its turn's draw: the call is that turn, as a call made
+                # instead of drawing is, and the caller takes no more turns
+                self._end_turn()
 
     def _final_queue(self, caller: int) -> list[int]:
         """The final turns after a call by ``caller`` during the current player's turn.
