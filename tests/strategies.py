@@ -284,6 +284,8 @@ def rulesets(draw: st.DrawFn) -> RuleSet:
         first_dealer=draw(_lit(MatchRules, "first_dealer")),
         starter=draw(_lit(MatchRules, "starter")),
     )
+    on_empty = draw(_lit(StockRules, "on_empty"))
+    recycle_when = draw(_lit(StockRules, "recycle_when")) if on_empty == "recycle" else "draw"
     return RuleSet(
         name=draw(labels),
         summary=draw(labels),
@@ -297,7 +299,7 @@ def rulesets(draw: st.DrawFn) -> RuleSet:
         snap=snap,
         call=call,
         scoring=scoring,
-        stock=StockRules(on_empty=draw(_lit(StockRules, "on_empty"))),
+        stock=StockRules(on_empty=on_empty, recycle_when=recycle_when),
         match=match,
         teams=TeamRules(size=team),
     )

@@ -77,6 +77,9 @@ class Settings:
         self.swapped_out: bool = powers.swapped_out  # powers.swapped_out
         self.swapped_out_stock_only: bool = powers.swapped_out_from == "stock"
         self.recycling: bool = rules.stock.on_empty == "recycle"  # stock.on_empty
+        # stock.recycle_when: recycled as soon as the stock is empty, or with one card left
+        self.recycle_emptied: bool = self.recycling and rules.stock.recycle_when == "emptied"
+        self.recycle_low: bool = self.recycling and rules.stock.recycle_when == "one-left"
 
     def __reduce__(self) -> tuple[Any, ...]:
         # pickle and copy.deepcopy read the settings again from their table: compiled by

@@ -969,7 +969,8 @@ class InfoSet:
                 source, discard = discard, [top]
                 pools.append(source)
                 base = len(known)
-                stock = list(range(base, base + len(source)))
+                # the recycled cards go under whatever the stock still holds
+                stock = list(range(base, base + len(source))) + stock
                 known.extend([0] * len(source))
                 fixed_t.extend([-1] * len(source))
                 pool_of = pool_of + [len(pools) - 1] * len(source)

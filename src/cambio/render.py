@@ -855,6 +855,17 @@ def _combination(r: RuleSet) -> str:
 
 def _stock_end(r: RuleSet) -> str:
     if r.stock.on_empty == "recycle":
+        when = r.stock.recycle_when
+        if when == "one-left":
+            return (
+                "at the end of a turn that leaves one card or none, the discard pile except "
+                "its top card goes under the stock (no stock, nothing to recycle: the round ends)"
+            )
+        if when == "emptied":
+            return (
+                "recycle the discard pile except its top card as soon as the stock is empty "
+                "(nothing to recycle: the round ends)"
+            )
         return "recycle the discard pile except its top card (nothing to recycle: the round ends)"
     return "the current action finishes, then the round ends (no recycling)"
 
@@ -1529,10 +1540,22 @@ def _ref_scoring(page: _Page, r: RuleSet) -> None:
     page.item(f"Ties for the lowest: {tie_break_text(r.scoring.tie_break)}.")
     if r.scoring.combination is not None:
         page.item(f"Combination: {combination_text(r.scoring.combination)}.")
-    if r.stock.on_empty == "recycle":
+    if r.stock.on_empty == "recycle" and r.stock.recycle_when == "one-left":
         page.item(
-            "If the stock runs out, shuffle the discard pile except its top card into a new "
+            "At the end of a turn that leaves one card or none in the stock, shuffle the "
+            "discard pile except its top card and put it under the stock; with no stock "
+            "and nothing to recycle, the round ends."
+        )
+    elif r.stock.on_empty == "recycle" and r.stock.recycle_when == "emptied":
+        page.item(
+            "As soon as the stock is empty (the turn that took its last card is over, or "
+            "penalty cards took it), shuffle the discard pile except its top card into a new "
             "stock; with nothing to recycle, the round ends."
+        )
+    elif r.stock.on_empty == "recycle":
+        page.item(
+            "If a card must be drawn and the stock is empty, shuffle the discard pile except "
+            "its top card into a new stock; with nothing to recycle, the round ends."
         )
     else:
         page.item(

@@ -652,11 +652,17 @@ class Round:
                 self._end_turn()
                 return
         if not self._stock:
-            # only a deal that leaves no stock gets here: turns end with a stock
-            if self._recycling:
+            # a deal that leaves no stock gets here, or a stock left empty for the next
+            # draw to refill (stock.recycle_when "draw" or "one-left")
+            if self._cfg.recycle_emptied:
                 self._recycle()
-            if not self._stock:
+            if not self._refillable():
                 self._end("stock")
+
+    def _refillable(self) -> bool:
+        """Whether a card can be drawn now: the stock holds one, or the discard pile
+        holds more than its top card to recycle (``stock.on_empty = "recycle"``)."""
+        return bool(self._stock) or (self._recycling and len(self._discard) > 1)
 
     # ------------------------------------------------------------------ events
     def _emit(self, event: Event) -> None:
@@ -921,7 +927,8 @@ class Round:
                 # opening positions again, once a round (opening.re_peek). Which of the
                 # four make a bit each; the ids of each combination are made once
                 # (_start_id_table), so no id is computed here
-                can = _DRAW_OK if self._stock else 0
+                # (an empty stock is recycled by the draw: stock.recycle_when)
+                can = _DRAW_OK if self._stock or self._refillable() else 0
                 # (a row unequal to one without cards has one: told at its first card)
                 if self._take_ok and self._discard and self._slots[p] != self._no_cards:
                     can |= _TAKE_OK
@@ -1434,6 +1441,8 @@ class Round:
         )
 
     def _draw(self, p: int) -> None:
+        if not self._stock:
+            self._recycle()  # the draw needs a card (stock.recycle_when "draw", "one-left")
         c = self._stock.pop()
         self._drawn = c
         self._from_stock = True
@@ -1765,11 +1774,12 @@ class Round:
         self._check_stock()
 
     def _check_stock(self) -> None:
-        """Penalties drew the stock empty: recycle the discards, or, if the turn holder
-        has yet to draw (now or once a give returns to its turn), the round ends."""
-        if not self._stock and self.rules.stock.on_empty == "recycle":
+        """Penalties may have drawn the stock empty: recycle the discards where the table
+        does so at once (``stock.recycle_when = "emptied"``); if the turn holder has yet
+        to draw (now or once a give returns to its turn) and cannot, the round ends."""
+        if not self._stock and self._cfg.recycle_emptied:
             self._recycle()
-        if not self._stock and self._phase is _TURN:
+        if self._phase is _TURN and not self._refillable():
             # The turn holder has not drawn yet and now cannot: the stock has run out.
             self._end("stock")
 
@@ -1864,12 +1874,15 @@ class Round:
         c = self._current
         self._turns[c] += 1
         self._total_turns += 1
-        if not self._stock:
-            if self._recycling:
+        if len(self._stock) <= 1 and self._recycling:
+            # stock.recycle_when: "emptied" recycles an empty stock now, "one-left" a
+            # stock of one card or none; "draw" leaves it for the next draw
+            cfg = self._cfg
+            if cfg.recycle_low or (cfg.recycle_emptied and not self._stock):
                 self._recycle()
-            if not self._stock:
-                self._end_after_turn("stock")
-                return
+        if not self._stock and not self._refillable():
+            self._end_after_turn("stock")
+            return
         cap = self._max_turns
         if cap and self._total_turns >= cap:
             self._end_after_turn("turn-cap")
@@ -1912,12 +1925,13 @@ class Round:
         rng = random.Random(f"{self.seed}:recycle:{self._recycles}")
         self._recycles += 1
         rng.shuffle(cards)
-        self._stock = cards
         for c in cards:
             self._known[c] = 0
         self._events.append(
             _new_event(_EVENT, (_EV_RECYCLE, -1, (), (), None, f"{len(cards)} cards"))
         )
+        cards.extend(self._stock)  # under what is left of the stock (stock.recycle_when)
+        self._stock = cards
 
     def _end(self, reason: str, *, empty_winner: int | None = None) -> None:
         self._phase = _OVER

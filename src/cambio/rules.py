@@ -481,6 +481,14 @@ class StockRules:
     """What happens when a card must be drawn and the stock is empty."""
 
     on_empty: Literal["end", "recycle"] = "end"
+    recycle_when: Literal["draw", "emptied", "one-left"] = "draw"
+    """With ``on_empty = "recycle"``, when the discard pile is shuffled into the stock:
+    ``draw`` (the moment a card must be drawn from an empty stock, for a turn or a
+    penalty), ``emptied`` (as soon as the stock is empty: at the end of the turn that
+    took its last card, or once penalty cards have taken it), or ``one-left`` (at the
+    end of any turn that leaves one card or none, the recycled cards going under that
+    card; an empty stock is refilled when a draw needs a card, as with ``draw``).
+    Example: ``recycle_when = "one-left"``."""
 
 
 @attrs.frozen
@@ -888,6 +896,9 @@ def _problems(r: RuleSet) -> Iterator[tuple[str, str]]:
     yield from ceiling("call.earliest", c.earliest, MAX_EARLIEST, "turns")
     yield from neg("call.final_turns", c.final_turns)
     yield from ceiling("call.final_turns", c.final_turns, MAX_FINAL_TURNS, "final turns")
+
+    if r.stock.recycle_when != "draw" and r.stock.on_empty != "recycle":
+        yield ("stock.recycle_when", 'has no effect unless stock.on_empty is "recycle"')
 
     # what the table costs to play, once its size is within the single-key ceilings
     if sized:
