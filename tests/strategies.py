@@ -199,7 +199,10 @@ def rulesets(draw: st.DrawFn) -> RuleSet:
     positions = tuple(draw(st.lists(st.integers(1, size), unique=True, max_size=size)))
     count = draw(st.integers(0, len(positions)))
     opening = OpeningRules(
-        positions=positions, count=count, re_peek=count > 0 and draw(st.booleans())
+        positions=positions,
+        count=count,
+        re_peek=count > 0 and draw(st.booleans()),
+        upcard=draw(st.booleans()),
     )
 
     exchange_equal = draw(st.booleans())
@@ -274,6 +277,7 @@ def rulesets(draw: st.DrawFn) -> RuleSet:
         placement=placement,
     )
     end = draw(_lit(MatchRules, "end"))
+    starter = draw(_lit(MatchRules, "starter"))
     match = MatchRules(
         end=end,
         limit=draw(st.integers(1, 500)),
@@ -282,7 +286,10 @@ def rulesets(draw: st.DrawFn) -> RuleSet:
         tie=draw(_lit(MatchRules, "tie")),
         exact_limit=draw(_lit(MatchRules, "exact_limit")),
         first_dealer=draw(_lit(MatchRules, "first_dealer")),
-        starter=draw(_lit(MatchRules, "starter")),
+        starter=starter,
+        tied_winners=(
+            draw(_lit(MatchRules, "tied_winners")) if starter == "last-winner" else "after-dealer"
+        ),
     )
     on_empty = draw(_lit(StockRules, "on_empty"))
     recycle_when = draw(_lit(StockRules, "recycle_when")) if on_empty == "recycle" else "draw"

@@ -69,7 +69,11 @@ class Settings:
         self.snap_any: bool = snap.targets == "any"  # snap.targets
         self.several: bool = snap.several  # snap.several
         # snap.dealt_discard: the card the deal turns up opens a window where snaps reach it
-        self.dealt_window: bool = snap.dealt_discard and snap.when in ("any-time", "own-turn")
+        # (opening.upcard: without a card turned up there is none to snap)
+        self.dealt_window: bool = (
+            rules.opening.upcard and snap.dealt_discard and snap.when in ("any-time", "own-turn")
+        )
+        self.upcard: bool = rules.opening.upcard  # opening.upcard
         self.penalty_need: int = snap.penalty_cards  # snap.penalty_cards
         self.penalty_first_empty: bool = snap.penalty_position == "first-empty"
         self.penalty_blind: bool = snap.penalty_seen_by == "others"  # snap.penalty_seen_by

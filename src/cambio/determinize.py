@@ -177,9 +177,11 @@ class _Table:
         # the reading's lists at the deal (each reading from the deal copies them)
         N, G, P = len(deck), proto._G, proto._P
         self.slots0 = [list(range(p * G, (p + 1) * G)) + [-1] * (P - G) for p in range(players)]
-        self.stock0 = list(range(N - 1, players * G, -1))
+        up = rules.opening.upcard  # the deal turns card players * G face up
+        self.stock0 = list(range(N - 1, players * G - (not up), -1))
         self.known0 = [0] * N
-        self.known0[players * G] = (1 << players) - 1
+        if up:
+            self.known0[players * G] = (1 << players) - 1
         self.fixed0 = [-1] * N
         self.pool0 = [0] * N
         self.present0 = tuple([tuple([v >= 0 for v in row]) for row in self.slots0])
@@ -497,7 +499,7 @@ class InfoSet:
         if saved is None:
             # a reading from the deal (its variables as the state tuple lists them)
             slots = [row[:] for row in table.slots0]
-            discard = [n * G]
+            discard = [n * G] if rules.opening.upcard else []
             stock = table.stock0[:]
             known = table.known0[:]
             fixed_t = table.fixed0[:]  # each slot's face (an index into the faces), or -1

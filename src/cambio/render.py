@@ -536,6 +536,12 @@ def _re_peek(r: RuleSet) -> str:
     return "once per round, at the start of one's own turn, without using the turn"
 
 
+def _upcard(r: RuleSet) -> str:
+    if r.opening.upcard:
+        return "one, the first card of the discard pile"
+    return "none: the discard pile is empty until the first card is thrown on it"
+
+
 def _take_discard(r: RuleSet) -> str:
     if r.turn.take_discard:
         return "allowed; the card must replace a grid card"
@@ -643,6 +649,8 @@ def _snap_dealt(r: RuleSet) -> str:
     if not _snapping(r):
         return _NA_SNAP
     s = r.snap
+    if not r.opening.upcard:
+        return "\u2014 (no card is turned face up)"
     if not s.dealt_discard or s.when == "after-other-discard":
         return "cannot be stuck"
     if s.when == "own-turn":
@@ -763,6 +771,10 @@ def _final_turns(r: RuleSet) -> str:
     if not r.call.allowed:
         return _NA_CALL
     c = r.call
+    if c.final_turns == 0:
+        if c.caller_final_turn:
+            return "one final turn for the caller only"
+        return "none: the call ends the round at once"
     text = f"{_count(c.final_turns, 'final turn')} for every other player"
     return text + ("; the caller too" if c.caller_final_turn else "; none for the caller")
 
@@ -927,7 +939,12 @@ def _starter(r: RuleSet) -> str:
     if r.match.starter == "first-seat":
         return "the first seat, every round"
     if r.match.starter == "last-winner":
-        return "the winner of the previous round (the first round: left of the dealer)"
+        tie = (
+            "the lowest seat of tied winners"
+            if r.match.tied_winners == "lowest-seat"
+            else "the first tied winner after the dealer"
+        )
+        return f"the winner of the previous round, {tie} (the first round: left of the dealer)"
     return "the player to the dealer's left"
 
 
@@ -977,6 +994,7 @@ _AXES: tuple[_Axis, ...] = (
         lambda r: opening_summary(r.opening),
     ),
     _Axis("re-peek", "opening peek", ("opening.re_peek",), _re_peek),
+    _Axis("a face-up card to begin the pile", "opening peek", ("opening.upcard",), _upcard),
     _Axis("taking the discard", "turn", ("turn.take_discard",), _take_discard),
     _Axis(
         "exchanging equal cards",
@@ -1046,7 +1064,7 @@ _AXES: tuple[_Axis, ...] = (
         ),
         _combination,
     ),
-    _Axis("the stock's end", "stock", ("stock.on_empty",), _stock_end),
+    _Axis("the stock's end", "stock", ("stock.on_empty", "stock.recycle_when"), _stock_end),
     _Axis(
         "match",
         "match",
@@ -1056,7 +1074,7 @@ _AXES: tuple[_Axis, ...] = (
     _Axis("match tie", "match", ("match.tie",), _match_tie),
     _Axis("exactly on the limit", "match", ("match.exact_limit",), _exact_limit),
     _Axis("first dealer", "match", ("match.first_dealer",), _first_dealer),
-    _Axis("who starts", "match", ("match.starter",), _starter),
+    _Axis("who starts", "match", ("match.starter", "match.tied_winners"), _starter),
     _Axis("teams", "teams", ("teams.size",), _teams),
 )
 
@@ -1338,6 +1356,11 @@ def _ref_setup(page: _Page, r: RuleSet) -> None:
             f"Before play, each player looks once at {_positions(o.positions)}, then turns "
             "them back face down. Remember what is where."
         )
+    if not o.upcard:
+        page.item(
+            "No card is turned face up to begin the discard pile: it stays empty until the "
+            "first card is thrown on it."
+        )
     if o.re_peek:
         page.item(
             "Re-peek: once per round, at the start of your own turn and without using it, you "
@@ -1505,8 +1528,15 @@ def _ref_call(page: _Page, r: RuleSet) -> None:
         "" if c.earliest <= 0 else f", once every player has had {_count(c.earliest, 'turn')}"
     )
     page.item(f"Call {when}{earliest}. Only one call per round.")
-    final = f"Every other player then takes {_count(c.final_turns, 'final turn')}"
-    final += "; the caller takes one too." if c.caller_final_turn else "; the caller takes no more."
+    if c.final_turns == 0 and c.caller_final_turn:
+        final = "The caller then takes one final turn; nobody else does."
+    elif c.final_turns == 0:
+        final = "The call ends the round at once: nobody takes a final turn."
+    else:
+        final = f"Every other player then takes {_count(c.final_turns, 'final turn')}"
+        final += (
+            "; the caller takes one too." if c.caller_final_turn else "; the caller takes no more."
+        )
     page.item(final + " Then every hand is revealed and scored.")
     if c.caller_locked:
         page.item("After the call, the caller's cards are locked: no swap or stick may touch them.")

@@ -284,10 +284,10 @@ class Round:
     ``rules`` is a :class:`~cambio.rules.RuleSet` (or a profile name). ``players``
     defaults to the table's default. Give ``seed`` for a shuffled deal, or ``deck`` for
     a prepared one: ``deck[0:G]`` goes to seat 0's positions 1..G, the next G cards to
-    seat 1, and so on, then one card starts the discard pile and the rest is the stock
-    from the top down. A partial ``deck`` is completed with the remaining cards of the
-    table's deck, shuffled by ``seed``. ``dealer`` defaults to the last seat; ``starter``
-    to the player on the dealer's left.
+    seat 1, and so on, then one card starts the discard pile (unless ``opening.upcard``
+    is false) and the rest is the stock from the top down. A partial ``deck`` is
+    completed with the remaining cards of the table's deck, shuffled by ``seed``.
+    ``dealer`` defaults to the last seat; ``starter`` to the player on the dealer's left.
     """
 
     # Every attribute, in slots: on CPython 3.11 an object of more than 30 attributes
@@ -408,8 +408,8 @@ class Round:
     space: ActionSpace
     """The integer ids of every action at this table (see :class:`ActionSpace`)."""
     deck: tuple[Card, ...]
-    """Every card of the round in deal order: the grids seat by seat, the first discard,
-    then the stock from the top down."""
+    """Every card of the round in deal order: the grids seat by seat, the first discard
+    (where the deal turns one up: ``opening.upcard``), then the stock from the top down."""
     to_act: int | None
     """The player whose decision moves the round on (``None`` when it is over).
 
@@ -478,10 +478,12 @@ class Round:
             self._value = [v for v, _, _ in info]
             self._key = [k for _, k, _ in info]
             self._power = [pw for _, _, pw in info]
+        # the grids, then the card turned up (opening.upcard) or at least one for the stock
         need = n * self._G + 1
         if len(order) < need:
+            start = "a discard" if cfg.upcard else "a stock"
             raise ValueError(
-                f"a deck of {len(order)} cards cannot deal {n} grids of {self._G} and a discard"
+                f"a deck of {len(order)} cards cannot deal {n} grids of {self._G} and {start}"
             )
         self.deck = tuple(order)
         # Settings read on every decision: looked up once per RuleSet (see Settings),
@@ -513,7 +515,8 @@ class Round:
         for p in range(n):
             row = list(range(p * G, (p + 1) * G)) + [-1] * (P - G)
             self._slots.append(row)
-        self._discard: list[int] = [n * G]
+        up = n * G if cfg.upcard else -1  # the card the deal turns face up (-1: none)
+        self._discard: list[int] = [up] if up >= 0 else []
         # the discard pile as cards, for views: rebuilt only when the pile changes
         self._discard_seen: list[int] = []
         self._discard_cards: tuple[Card, ...] = ()
@@ -521,9 +524,10 @@ class Round:
         # under (a new cache object whenever a grid gains or loses a card: see view)
         self._present_of: object = None
         self._present: tuple[tuple[bool, ...], ...] = ()
-        self._stock: list[int] = list(range(len(order) - 1, n * G, -1))
+        self._stock: list[int] = list(range(len(order) - 1, n * G - (up < 0), -1))
         self._known: list[int] = [0] * len(order)
-        self._known[n * G] = self._ALL
+        if up >= 0:
+            self._known[up] = self._ALL
         self._phase = _TURN
         self._current = starter
         self._drawn = -1
@@ -581,7 +585,10 @@ class Round:
         self._size = self.space.size
 
         self._events.append(
-            _new_event(_EVENT, (_EV_DEAL, -1, (), (order[n * G],), None, f"{n} players"))
+            _new_event(
+                _EVENT,
+                (_EV_DEAL, -1, (), (order[up],) if up >= 0 else (), None, f"{n} players"),
+            )
         )
         self._start()
         self.to_act = self._who_acts()

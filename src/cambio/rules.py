@@ -254,13 +254,18 @@ class GridRules:
 
 @attrs.frozen
 class OpeningRules:
-    """The opening peek: ``count`` positions chosen from ``positions`` (no choice when equal)."""
+    """The start of a round: the opening peek (``count`` positions chosen from
+    ``positions``, no choice when equal) and the card the deal turns face up."""
 
     positions: tuple[int, ...] = (3, 4)
     count: int = 2
     re_peek: bool = False
     """Once per round, at the start of one's own turn and without using it, look again at
     whatever now lies in the positions of one's opening peek."""
+    upcard: bool = True
+    """Whether the deal turns the next card face up to start the discard pile. ``false``:
+    the pile is empty until the first card is thrown on it, so the first player cannot
+    take a discard and nothing can be snapped before then. Example: ``upcard = false``."""
 
 
 @attrs.frozen
@@ -436,7 +441,9 @@ class CallRules:
     earliest: int = 0
     """Each player must have had this many turns before anyone may call."""
     final_turns: int = 1
-    """Turns each other player takes after the call."""
+    """Turns each other player takes after the call. ``0``: the call ends the round at
+    once (once the caller's own final turn is over, where ``caller_final_turn`` gives
+    it one). Example: ``final_turns = 0``."""
     caller_final_turn: bool = False
     caller_locked: bool = False
     """After the call, the caller's cards cannot be swapped or snapped."""
@@ -514,6 +521,11 @@ class MatchRules:
     first seat still playing, every round), or ``last-winner`` (the last round's winner,
     the first of several clockwise from the dealer; left of the dealer in the first
     round). Example: ``starter = "last-winner"``."""
+    tied_winners: Literal["after-dealer", "lowest-seat"] = "after-dealer"
+    """With ``starter = "last-winner"``, which of several tied winners of the last round
+    starts the next: the first clockwise ``after-dealer``, or the one in the
+    ``lowest-seat`` (with teams, the lowest seat of the winning partners). Example:
+    ``tied_winners = "lowest-seat"``."""
 
 
 @attrs.frozen
@@ -812,13 +824,14 @@ def _problems(r: RuleSet) -> Iterator[tuple[str, str]]:
         choices = _opening_choices(o)
         yield from ceiling("opening.count", choices, MAX_OPENING_CHOICES, "opening-peek choices")
 
-    # deck size against the deal
+    # deck size against the deal (a card turned up, and one at least for the stock)
     need = p.max * g.size + 1
     if d.decks >= 1 and n_cards < need:
+        start = "start a discard pile" if o.upcard else "leave a stock"
         yield (
             "deck",
             f"{n_cards} cards cannot deal {p.max} players (players.max) {g.size} cards each "
-            f"and start a discard pile ({need} needed)",
+            f"and {start} ({need} needed)",
         )
 
     # turn
@@ -897,6 +910,8 @@ def _problems(r: RuleSet) -> Iterator[tuple[str, str]]:
     yield from neg("call.final_turns", c.final_turns)
     yield from ceiling("call.final_turns", c.final_turns, MAX_FINAL_TURNS, "final turns")
 
+    if r.match.tied_winners != "after-dealer" and r.match.starter != "last-winner":
+        yield ("match.tied_winners", 'has no effect unless match.starter is "last-winner"')
     if r.stock.recycle_when != "draw" and r.stock.on_empty != "recycle":
         yield ("stock.recycle_when", 'has no effect unless stock.on_empty is "recycle"')
 
