@@ -214,6 +214,7 @@ def rulesets(draw: st.DrawFn) -> RuleSet:
         exchange_equal=exchange_equal,
         exchange_failure=draw(_lit(TurnRules, "exchange_failure")),
         max_turns=draw(st.integers(0, 200)),
+        open_draw=draw(st.booleans()),
     )
     swapped_out = draw(st.booleans())
     powers = PowerRules(
@@ -245,13 +246,15 @@ def rulesets(draw: st.DrawFn) -> RuleSet:
             draw(_lit(SnapRules, "empty_grid_calls")) if empty_grid == "call" else "at-once"
         ),
     )
+    caller_locked = draw(st.booleans())
     call = CallRules(
         allowed=draw(st.booleans()),
         timing=draw(_lit(CallRules, "timing")),
         earliest=draw(st.integers(0, 5)),
         final_turns=draw(st.integers(0, 3)),
         caller_final_turn=draw(st.booleans()),
-        caller_locked=draw(st.booleans()),
+        caller_locked=caller_locked,
+        caller_locked_peeks=caller_locked and draw(st.booleans()),
         penalty=draw(st.integers(-20, 20)),
         bonus=draw(st.integers(-20, 20)),
         tie_is_lowest=draw(st.booleans()),

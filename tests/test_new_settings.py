@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from cambio import (
     Action,
     ActionKind,
+    Card,
     EventKind,
     Match,
     Phase,
@@ -222,6 +223,8 @@ _SWITCHES: dict[str, dict[str, dict[str, Any]]] = {
     "refilled with one card left": {"stock": {"on_empty": "recycle", "recycle_when": "one-left"}},
     "recycled once emptied": {"stock": {"on_empty": "recycle", "recycle_when": "emptied"}},
     "no final turns": {"call": {"final_turns": 0}},
+    "caller locked against peeks": {"call": {"caller_locked": True, "caller_locked_peeks": True}},
+    "open draws": {"turn": {"open_draw": True}},
 }
 
 
@@ -290,3 +293,92 @@ def test_matches_with_tied_winners_led_by_the_lowest_seat(name: str, seed: int) 
         winners = {prev.players[w] for w in prev.result.winners} & set(m.round_seats)
         if winners:  # (a tie-break round may leave the winner out)
             assert m.starter == min(winners)
+
+
+# ================================================================ peek scope other-not-peeked
+_KING_FIRST = deal(
+    ["AS", "2S", "3S", "4S"],
+    ["5S", "6S", "7S", "8S"],
+    ["AH", "2H", "3H", "4H"],
+    discard="5H",
+    stock=["KS", "6H"],
+)
+
+
+def _peeks(r: Round, seat: int) -> set[int]:
+    """The players whose cards ``seat`` may peek at now."""
+    return {a.positions[0][0] for a in r.legal_actions(seat, kind="peek")}
+
+
+def test_the_black_kings_second_look_goes_to_another_player() -> None:
+    r = Round("king-two-others", 3, deck=_KING_FIRST, seed=1)
+    r.apply(Action.draw(0))
+    r.apply(Action.discard(0))  # the black king: its power starts
+    assert _peeks(r, 0) == {1, 2}
+    r.apply(Action.peek(0, (1, 2)))
+    assert _peeks(r, 0) == {2}  # not P1 again, nor P0's own cards
+    r.apply(Action.peek(0, (2, 3)))
+    swap = r.legal_actions(0, kind="swap")
+    assert [a.positions for a in swap] == [((1, 2), (2, 3))]
+
+
+def test_with_nobody_left_to_look_at_the_step_can_only_be_skipped() -> None:
+    deck = deal(["AS", "2S", "3S", "4S"], ["5S", "6S", "7S", "8S"], discard="5H", stock=["KS"])
+    r = Round("king-two-others", 2, deck=deck, seed=1)
+    r.apply(Action.draw(0))
+    r.apply(Action.discard(0))
+    r.apply(Action.peek(0, (1, 1)))
+    # (the king on the pile may still be stuck: those are the only other actions)
+    assert {a.kind for a in r.legal_actions(0)} - {ActionKind.SNAP} == {ActionKind.SKIP}
+
+
+# ================================================================ call.caller_locked_peeks
+_NINE_AFTER_CALL = deal(
+    ["AS", "2S", "3S", "4S"],
+    ["5S", "6S", "7S", "8S"],
+    ["AH", "2H", "3H", "4H"],
+    discard="5H",
+    stock=["9S", "6H"],
+)
+
+
+@pytest.mark.parametrize("locked", [False, True])
+def test_a_locked_callers_cards_are_closed_to_the_others_peeks(locked: bool) -> None:
+    base = load_ruleset("locked-caller")
+    rules = table(base, call={"caller_locked_peeks": locked})
+    r = Round(rules, 3, deck=_NINE_AFTER_CALL, seed=1)
+    assert _peeks_after_a_call(r) == ({2} if locked else {0, 2})
+
+
+def _peeks_after_a_call(r: Round) -> set[int]:
+    """P0 calls; P1 draws the 9 and throws it: whose cards its peek may reach."""
+    r.apply(Action.call(0))
+    r.apply(Action.draw(1))
+    r.apply(Action.discard(1))
+    return _peeks(r, 1)
+
+
+def test_locked_peeks_need_a_locked_caller() -> None:
+    base = 'extends = "practice"\nname = "t"\n'
+    assert _rule_problems(base + "[call]\ncaller_locked_peeks = true\n") == {
+        "call.caller_locked_peeks": "has no effect unless call.caller_locked is true"
+    }
+
+
+# =========================================================================== turn.open_draw
+def test_an_open_draw_is_shown_to_everyone_with_its_power() -> None:
+    deck = deal(
+        ["AS", "2S", "3S", "4S"], ["5S", "6S", "7S", "8S"], discard="5H", stock=["9D", "6H"]
+    )
+    for open_draw in (False, True):
+        r = Round(table("draw-power", turn={"open_draw": open_draw}), 2, deck=deck, seed=1)
+        events = r.apply(Action.draw(0))  # a 9: its power fires on the draw
+        seen = r.view(1)
+        if open_draw:
+            assert events[0].seen_by is None and str(seen.holding) == "9D"
+            assert r.phase is Phase.POWER and seen.power is not None
+            drawn = next(e for e in reversed(seen.history) if e.kind is EventKind.DRAW)
+            assert drawn.cards == (Card.parse("9D"),)
+        else:
+            assert events[0].seen_by == frozenset({0}) and seen.holding is None
+            assert r.phase is Phase.DRAWN and seen.power is None  # the power is private

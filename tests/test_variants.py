@@ -48,6 +48,9 @@ PARENTS = {
     "no-upcard": "snap",
     "winner-leads": "snap",
     "sudden-call": "elimination",
+    "king-two-others": "penalty",
+    "locked-caller": "penalty",
+    "open-draw": "draw-power",
 }
 
 BASE_PAGES = {"practice": "000", "elimination": "001", "snap": "002", "draw-power": "003",
@@ -74,6 +77,8 @@ CHANGES = {
     "no-upcard": {"opening.upcard": False},
     "winner-leads": {"match.starter": "last-winner", "match.tied_winners": "lowest-seat"},
     "sudden-call": {"call.final_turns": 0},
+    "locked-caller": {"call.caller_locked": True, "call.caller_locked_peeks": True},
+    "open-draw": {"turn.open_draw": True},
 }
 
 

@@ -59,11 +59,14 @@ class Settings:
         self.take_ok: bool = turn.take_discard  # turn.take_discard
         self.exchange_ok: bool = turn.exchange_equal  # turn.exchange_equal
         self.max_turns: int = turn.max_turns  # turn.max_turns
+        self.open_draw: bool = turn.open_draw  # turn.open_draw
         self.call_allowed: bool = call.allowed  # call.allowed
         self.call_first: bool = call.allowed and call.timing == "before-draw"  # call.*
         self.call_last: bool = call.allowed and call.timing == "end-of-turn"
         self.earliest: int = call.earliest  # call.earliest
         self.caller_locked: bool = call.caller_locked  # call.caller_locked
+        # call.caller_locked_peeks: the locked grid is closed to the others' peeks too
+        self.caller_locked_peeks: bool = call.caller_locked and call.caller_locked_peeks
         self.snapping: bool = snap.when != "never"  # snap.when
         self.snap_when: str = snap.when
         self.snap_any: bool = snap.targets == "any"  # snap.targets

@@ -237,7 +237,7 @@ def _step_fits(step: Step, kind: str, actor: int, places: Sequence[tuple[int, in
         owner = places[0][0]
         if step.scope == "own":
             return owner == actor
-        if step.scope == "other":
+        if step.scope == "other" or step.scope == "other-not-peeked":
             return owner != actor
         return True
     owners = [o for o, _ in places]
@@ -489,6 +489,7 @@ class InfoSet:
         ME = 1 << me
         cfg = proto._cfg
         draw_timing = cfg.draw_timing
+        open_draw = cfg.open_draw
         snapping = cfg.snapping
         choices = bool(proto._opening_choices)
         faces, tid, tpow = table.faces, table.tid, table.tpow
@@ -612,7 +613,7 @@ class InfoSet:
                     raise self._fail(k, "a draw from an empty stock")
                 drawn = stock.pop()
                 from_stock = True
-                known[drawn] = 1 << p
+                known[drawn] = ALL if open_draw else 1 << p  # turn.open_draw
                 phase = P_DRAWN
                 t = -1
                 if cards:
@@ -687,6 +688,8 @@ class InfoSet:
                                 self._fix(fixed_t, bag, v, t, k)
                 drawn = -1
                 phase = main_done
+            elif kind is E_POWER and after_drawn and step == 0 and power_card == drawn >= 0:
+                pass  # a power an open draw fired (turn.open_draw): the draw started it
             elif kind is E_POWER:
                 card = cards[0] if cards else None
                 if card is None or not discard:

@@ -361,6 +361,7 @@ _PEEK_WORDS = {
     "own": "look at one of your own cards",
     "other": "look at one of another player's cards",
     "any": "look at any one card on the table",
+    "other-not-peeked": "look at a card of another player this power has not looked at yet",
 }
 _SWAP_WORDS = {
     "own-other": "swap one of your cards with one of another player's",
@@ -540,6 +541,12 @@ def _upcard(r: RuleSet) -> str:
     if r.opening.upcard:
         return "one, the first card of the discard pile"
     return "none: the discard pile is empty until the first card is thrown on it"
+
+
+def _open_draw(r: RuleSet) -> str:
+    if r.turn.open_draw:
+        return "shown to every player"
+    return "seen by its drawer only"
 
 
 def _take_discard(r: RuleSet) -> str:
@@ -782,6 +789,8 @@ def _final_turns(r: RuleSet) -> str:
 def _caller_locked(r: RuleSet) -> str:
     if not r.call.allowed:
         return _NA_CALL
+    if r.call.caller_locked and r.call.caller_locked_peeks:
+        return "locked: no swap, stick or other player's peek may touch them"
     if r.call.caller_locked:
         return "locked: no swap or stick may touch them"
     return "still open to swaps and sticks"
@@ -1003,6 +1012,7 @@ _AXES: tuple[_Axis, ...] = (
         _exchange,
     ),
     _Axis("turn cap", "turn", ("turn.max_turns",), _turn_cap),
+    _Axis("the drawn card", "turn", ("turn.open_draw",), _open_draw),
     _Axis("power timing", "powers", ("powers.timing",), _timing),
     _Axis("power use", "powers", ("powers.optional",), _power_use),
     _Axis(
@@ -1045,7 +1055,12 @@ _AXES: tuple[_Axis, ...] = (
     _Axis("call timing", "calling", ("call.timing",), _call_timing),
     _Axis("earliest call", "calling", ("call.earliest",), _call_earliest),
     _Axis("final turns", "calling", ("call.final_turns", "call.caller_final_turn"), _final_turns),
-    _Axis("caller's cards after the call", "calling", ("call.caller_locked",), _caller_locked),
+    _Axis(
+        "caller's cards after the call",
+        "calling",
+        ("call.caller_locked", "call.caller_locked_peeks"),
+        _caller_locked,
+    ),
     _Axis("caller penalty", "calling", ("call.penalty",), _caller_penalty),
     _Axis("caller bonus", "calling", ("call.bonus",), _caller_bonus),
     _Axis("caller tied for lowest", "calling", ("call.tie_is_lowest",), _caller_tie),
@@ -1384,8 +1399,9 @@ def _ref_turn(page: _Page, r: RuleSet) -> None:
     t, c = r.turn, r.call
     if c.allowed and c.timing == "before-draw":
         page.item("At the start of your turn you may call Cambio instead of drawing.")
+    seen = "everyone sees it" if t.open_draw else "only you see it"
     page.item(
-        "Draw the top card of the stock (only you see it). Put it into your grid in place "
+        f"Draw the top card of the stock ({seen}). Put it into your grid in place "
         "of one card, which goes face up on the discard pile, or discard it."
     )
     if t.take_discard:
@@ -1538,7 +1554,12 @@ def _ref_call(page: _Page, r: RuleSet) -> None:
             "; the caller takes one too." if c.caller_final_turn else "; the caller takes no more."
         )
     page.item(final + " Then every hand is revealed and scored.")
-    if c.caller_locked:
+    if c.caller_locked and c.caller_locked_peeks:
+        page.item(
+            "After the call, the caller's cards are locked: no swap or stick may touch them, "
+            "and no other player may peek at them."
+        )
+    elif c.caller_locked:
         page.item("After the call, the caller's cards are locked: no swap or stick may touch them.")
     else:
         page.item("The caller's cards can still be swapped and stuck after the call.")

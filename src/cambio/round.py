@@ -1045,7 +1045,11 @@ class Round:
         P = self._P
         out: list[int] = []
         own_ok = scope in ("own", "any")
-        other_ok = scope in ("other", "any")
+        other_ok = scope in ("other", "any", "other-not-peeked")
+        # other-not-peeked: not a player an earlier peek of this power looked at
+        passed = {g // P for g in self._peeked} if scope == "other-not-peeked" else set()
+        if self._caller >= 0 and self._cfg.caller_locked_peeks:
+            passed.add(self._caller)  # a locked grid is closed to the others' peeks
         penalty_ok = self.rules.snap.penalty_peekable and not self._penalty_blind
         for owner, row in enumerate(self._slots):
             if owner == p:
@@ -1056,7 +1060,7 @@ class Round:
                     for i, c in enumerate(row)
                     if c >= 0 and (penalty_ok or not self._is_penalty(owner, i, c))
                 )
-            elif other_ok:
+            elif other_ok and owner not in passed:
                 out.extend(owner * P + i for i, c in enumerate(row) if c >= 0)
         return out
 
@@ -1453,10 +1457,14 @@ class Round:
         c = self._stock.pop()
         self._drawn = c
         self._from_stock = True
-        self._known[c] = 1 << p
-        self._events.append(
-            _new_event(_EVENT, (_EV_DRAW, p, (), (self.deck[c],), self._only[p], ""))
-        )
+        if self._cfg.open_draw:  # turn.open_draw: shown to everyone
+            self._known[c] = self._ALL
+            self._events.append(_new_event(_EVENT, (_EV_DRAW, p, (), (self.deck[c],), None, "")))
+        else:
+            self._known[c] = 1 << p
+            self._events.append(
+                _new_event(_EVENT, (_EV_DRAW, p, (), (self.deck[c],), self._only[p], ""))
+            )
         power = self._power[c]
         if power is not None and self._draw_timing:
             self._start_power(p, power, c, after_drawn=True)

@@ -64,8 +64,11 @@ __all__ = [
     "table_costs",
 ]
 
-PeekScope = Literal["own", "other", "any"]
-"""Which card a peek may look at: one of the actor's own, another player's, any card."""
+PeekScope = Literal["own", "other", "any", "other-not-peeked"]
+"""Which card a peek may look at: one of the actor's own, another player's, any card, or
+a card of another player whose cards no earlier peek of the same power looked at (a
+second peek at a different player than the first). Example: ``steps = [{ action =
+"peek", scope = "other" }, { action = "peek", scope = "other-not-peeked" }]``."""
 
 SwapScope = Literal[
     "own-other",
@@ -281,6 +284,9 @@ class TurnRules:
     face up as an extra card (``keep-drawn``) or discarded (``discard-drawn``)."""
     max_turns: int = 0
     """End the round after this many turns in all (0: no cap)."""
+    open_draw: bool = False
+    """The card drawn from the stock is shown to every player as it is drawn (so a power
+    it fires is no secret either). Example: ``open_draw = true``."""
 
 
 @attrs.frozen
@@ -447,6 +453,9 @@ class CallRules:
     caller_final_turn: bool = False
     caller_locked: bool = False
     """After the call, the caller's cards cannot be swapped or snapped."""
+    caller_locked_peeks: bool = False
+    """With ``caller_locked``, no other player's peek may look at the caller's cards
+    after the call either. Example: ``caller_locked_peeks = true``."""
     penalty: int = 0
     """Added to the caller's round score when the caller is not lowest."""
     bonus: int = 0
@@ -910,6 +919,8 @@ def _problems(r: RuleSet) -> Iterator[tuple[str, str]]:
     yield from neg("call.final_turns", c.final_turns)
     yield from ceiling("call.final_turns", c.final_turns, MAX_FINAL_TURNS, "final turns")
 
+    if r.call.caller_locked_peeks and not r.call.caller_locked:
+        yield ("call.caller_locked_peeks", "has no effect unless call.caller_locked is true")
     if r.match.tied_winners != "after-dealer" and r.match.starter != "last-winner":
         yield ("match.tied_winners", 'has no effect unless match.starter is "last-winner"')
     if r.stock.recycle_when != "draw" and r.stock.on_empty != "recycle":
