@@ -199,7 +199,10 @@ def rulesets(draw: st.DrawFn) -> RuleSet:
     positions = tuple(draw(st.lists(st.integers(1, size), unique=True, max_size=size)))
     count = draw(st.integers(0, len(positions)))
     opening = OpeningRules(
-        positions=positions, count=count, re_peek=count > 0 and draw(st.booleans())
+        positions=positions,
+        count=count,
+        re_peek=count > 0 and draw(st.booleans()),
+        upcard=draw(st.booleans()),
     )
 
     exchange_equal = draw(st.booleans())
@@ -211,6 +214,7 @@ def rulesets(draw: st.DrawFn) -> RuleSet:
         exchange_equal=exchange_equal,
         exchange_failure=draw(_lit(TurnRules, "exchange_failure")),
         max_turns=draw(st.integers(0, 200)),
+        open_draw=draw(st.booleans()),
     )
     swapped_out = draw(st.booleans())
     powers = PowerRules(
@@ -242,13 +246,15 @@ def rulesets(draw: st.DrawFn) -> RuleSet:
             draw(_lit(SnapRules, "empty_grid_calls")) if empty_grid == "call" else "at-once"
         ),
     )
+    caller_locked = draw(st.booleans())
     call = CallRules(
         allowed=draw(st.booleans()),
         timing=draw(_lit(CallRules, "timing")),
         earliest=draw(st.integers(0, 5)),
         final_turns=draw(st.integers(0, 3)),
         caller_final_turn=draw(st.booleans()),
-        caller_locked=draw(st.booleans()),
+        caller_locked=caller_locked,
+        caller_locked_peeks=caller_locked and draw(st.booleans()),
         penalty=draw(st.integers(-20, 20)),
         bonus=draw(st.integers(-20, 20)),
         tie_is_lowest=draw(st.booleans()),
@@ -274,6 +280,7 @@ def rulesets(draw: st.DrawFn) -> RuleSet:
         placement=placement,
     )
     end = draw(_lit(MatchRules, "end"))
+    starter = draw(_lit(MatchRules, "starter"))
     match = MatchRules(
         end=end,
         limit=draw(st.integers(1, 500)),
@@ -282,8 +289,13 @@ def rulesets(draw: st.DrawFn) -> RuleSet:
         tie=draw(_lit(MatchRules, "tie")),
         exact_limit=draw(_lit(MatchRules, "exact_limit")),
         first_dealer=draw(_lit(MatchRules, "first_dealer")),
-        starter=draw(_lit(MatchRules, "starter")),
+        starter=starter,
+        tied_winners=(
+            draw(_lit(MatchRules, "tied_winners")) if starter == "last-winner" else "after-dealer"
+        ),
     )
+    on_empty = draw(_lit(StockRules, "on_empty"))
+    recycle_when = draw(_lit(StockRules, "recycle_when")) if on_empty == "recycle" else "draw"
     return RuleSet(
         name=draw(labels),
         summary=draw(labels),
@@ -297,7 +309,7 @@ def rulesets(draw: st.DrawFn) -> RuleSet:
         snap=snap,
         call=call,
         scoring=scoring,
-        stock=StockRules(on_empty=draw(_lit(StockRules, "on_empty"))),
+        stock=StockRules(on_empty=on_empty, recycle_when=recycle_when),
         match=match,
         teams=TeamRules(size=team),
     )

@@ -117,7 +117,7 @@ def test_variants_lists_every_profile_with_its_summary(capsys: pytest.CaptureFix
     status, out, err = run(capsys, "variants")
     assert status == 0, err
     names = available_variants()
-    assert len(names) == 21
+    assert len(names) == 28
     for name in names:
         assert f" {name} " in out
         summary = load_ruleset(name).summary
@@ -268,7 +268,7 @@ def test_validate_quiet(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
 def test_validate_every_bundled_profile_file(capsys: pytest.CaptureFixture[str]) -> None:
     root = Path(__file__).resolve().parents[1] / "variants"
     files = sorted(str(p) for p in root.glob("*.toml"))
-    assert len(files) == 21
+    assert len(files) == 28
     status, out, _ = run(capsys, "validate", *files)
     assert status == 0, out
     assert out.splitlines() == [f"{f}: ok" for f in files]

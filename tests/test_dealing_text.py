@@ -46,6 +46,7 @@ class Dealt:
     first_turn: int
     previous_totals: dict[int, int] | None  # the hand totals of the round before
     previous_first_turn: int | None
+    previous_winners: frozenset[int] | None = None  # the winners of the round before
 
 
 def _first_turn(match: Match, rng: random.Random) -> int:
@@ -77,7 +78,7 @@ def deals(name: str) -> tuple[Dealt, ...]:
         for seed in SEEDS:
             match = Match(rules, players=players, seed=seed)
             rng = random.Random(seed)
-            previous: tuple[dict[int, int], int] | None = None
+            previous: tuple[dict[int, int], int, frozenset[int]] | None = None
             while True:
                 first = _first_turn(match, rng)
                 assert match.round.dealer == match.round_seats.index(match.dealer)
@@ -90,6 +91,7 @@ def deals(name: str) -> tuple[Dealt, ...]:
                         first,
                         previous[0] if previous else None,
                         previous[1] if previous else None,
+                        previous[2] if previous else None,
                     )
                 )
                 if match.round_number == 2:
@@ -101,7 +103,8 @@ def deals(name: str) -> tuple[Dealt, ...]:
                     break
                 record = match.records[-1]
                 totals = dict(zip(record.players, record.result.totals, strict=True))
-                previous = (totals, first)
+                winners = frozenset(record.players[w] for w in record.result.winners)
+                previous = (totals, first, winners)
     assert any(d.number == 2 for d in out), f"{name}: no second round was ever dealt"
     return tuple(out)
 
@@ -194,6 +197,25 @@ def _worst_hand(d: Dealt) -> bool:
     raise AssertionError("no worst hand")
 
 
+def _last_winner(tie: str) -> Callable[[Dealt], bool]:
+    """The previous round's winner starts; of tied winners, the lowest seat or the first
+    clockwise after the dealer (a winner no longer playing: left of the dealer)."""
+
+    def test(d: Dealt) -> bool:
+        assert d.previous_winners is not None
+        winners = d.previous_winners & set(d.seats)
+        if not winners:
+            return d.first_turn == _left_of(d, d.dealer)
+        if tie == "the lowest seat of tied winners":
+            return d.first_turn == min(winners)
+        after = next(
+            s for k in range(1, d.players + 1) if (s := (d.dealer + k) % d.players) in winners
+        )
+        return d.first_turn == after
+
+    return test
+
+
 def deal_passes_left() -> Check:
     def check(name: str) -> list[str]:
         rounds = deals(name)
@@ -243,6 +265,14 @@ CLAIMS: list[tuple[re.Pattern[str], Callable[[re.Match[str]], Check]]] = [
             re.I,
         ),
         lambda m: _each(_worst_hand, "later"),
+    ),
+    (
+        re.compile(
+            r"\b(?:who starts|first to play): the winner of the previous round, "
+            r"(the lowest seat of tied winners|the first tied winner after the dealer)",
+            re.I,
+        ),
+        lambda m: _each(_last_winner(m[1].lower()), "later"),
     ),
     (
         re.compile(

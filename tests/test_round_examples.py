@@ -458,15 +458,17 @@ def test_recycle_keeps_the_top_discard() -> None:
         r.apply(action)
         guard += 1
         assert guard < 2000 and not r.is_over
-    new = r.apply(action)
+    top_before = r.discard_pile[-1]
+    new = r.apply(action)  # a draw from the empty stock, or a penalty card owed
     recycle = next(e for e in new if e.kind == "recycle")
-    before = [e for e in new[: new.index(recycle)] if e.kind in ("discard", "replace")]
-    top = before[-1].cards[-1] if before else r.events[0].cards[0]
+    before = [e for e in new[: new.index(recycle)] if e.kind in ("discard", "replace", "snap")]
+    top = before[-1].cards[-1] if before else top_before
     assert r.discard_pile == (top,)
     moved = int(recycle.note.split()[0])
-    assert moved == r.stock_size + sum(1 for e in new[new.index(recycle) :] if e.kind == "draw")
+    held = sum(1 for e in new[new.index(recycle) :] if e.kind == "draw")  # the draw's card
+    assert moved == r.stock_size + held
     in_grids = sum(1 for p in range(2) for c in r.hand(p) if c is not None)
-    assert in_grids + r.stock_size + len(r.discard_pile) == 54
+    assert in_grids + r.stock_size + len(r.discard_pile) + held == 54
 
 
 def test_one_call_per_round_and_calling_before_drawing_only() -> None:

@@ -44,6 +44,13 @@ PARENTS = {
     "cabo": None,
     "competitive": "snap",
     "micro": None,
+    "snap-refill": "snap",
+    "no-upcard": "snap",
+    "winner-leads": "snap",
+    "sudden-call": "elimination",
+    "king-two-others": "penalty",
+    "locked-caller": "penalty",
+    "open-draw": "draw-power",
 }
 
 BASE_PAGES = {"practice": "000", "elimination": "001", "snap": "002", "draw-power": "003",
@@ -66,6 +73,12 @@ CHANGES = {
     "no-peek": {"opening.count": 0},
     "re-peek": {"opening.re_peek": True},
     "competitive": {"powers.swapped_out": True, "snap.several": True, "snap.arbitration": "random"},
+    "snap-refill": {"stock.recycle_when": "one-left"},
+    "no-upcard": {"opening.upcard": False},
+    "winner-leads": {"match.starter": "last-winner", "match.tied_winners": "lowest-seat"},
+    "sudden-call": {"call.final_turns": 0},
+    "locked-caller": {"call.caller_locked": True, "call.caller_locked_peeks": True},
+    "open-draw": {"turn.open_draw": True},
 }
 
 

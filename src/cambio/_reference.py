@@ -220,7 +220,8 @@ NOTES: dict[str, str] = {
     "stock.on_empty": (
         "When a card must be drawn and the stock is empty. `end`: the current action "
         "finishes, then every hand is revealed and scored. `recycle`: the discard pile "
-        "except its top card is shuffled into a new stock (with nothing to recycle, the "
+        "except its top card is shuffled into a new stock, at the moment "
+        "`stock.recycle_when` says (with nothing to recycle, the "
         "round ends as with `end`)."
     ),
     "match.end": (

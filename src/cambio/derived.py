@@ -59,17 +59,24 @@ class Settings:
         self.take_ok: bool = turn.take_discard  # turn.take_discard
         self.exchange_ok: bool = turn.exchange_equal  # turn.exchange_equal
         self.max_turns: int = turn.max_turns  # turn.max_turns
+        self.open_draw: bool = turn.open_draw  # turn.open_draw
         self.call_allowed: bool = call.allowed  # call.allowed
         self.call_first: bool = call.allowed and call.timing == "before-draw"  # call.*
         self.call_last: bool = call.allowed and call.timing == "end-of-turn"
         self.earliest: int = call.earliest  # call.earliest
         self.caller_locked: bool = call.caller_locked  # call.caller_locked
+        # call.caller_locked_peeks: the locked grid is closed to the others' peeks too
+        self.caller_locked_peeks: bool = call.caller_locked and call.caller_locked_peeks
         self.snapping: bool = snap.when != "never"  # snap.when
         self.snap_when: str = snap.when
         self.snap_any: bool = snap.targets == "any"  # snap.targets
         self.several: bool = snap.several  # snap.several
         # snap.dealt_discard: the card the deal turns up opens a window where snaps reach it
-        self.dealt_window: bool = snap.dealt_discard and snap.when in ("any-time", "own-turn")
+        # (opening.upcard: without a card turned up there is none to snap)
+        self.dealt_window: bool = (
+            rules.opening.upcard and snap.dealt_discard and snap.when in ("any-time", "own-turn")
+        )
+        self.upcard: bool = rules.opening.upcard  # opening.upcard
         self.penalty_need: int = snap.penalty_cards  # snap.penalty_cards
         self.penalty_first_empty: bool = snap.penalty_position == "first-empty"
         self.penalty_blind: bool = snap.penalty_seen_by == "others"  # snap.penalty_seen_by
@@ -77,6 +84,9 @@ class Settings:
         self.swapped_out: bool = powers.swapped_out  # powers.swapped_out
         self.swapped_out_stock_only: bool = powers.swapped_out_from == "stock"
         self.recycling: bool = rules.stock.on_empty == "recycle"  # stock.on_empty
+        # stock.recycle_when: recycled as soon as the stock is empty, or with one card left
+        self.recycle_emptied: bool = self.recycling and rules.stock.recycle_when == "emptied"
+        self.recycle_low: bool = self.recycling and rules.stock.recycle_when == "one-left"
 
     def __reduce__(self) -> tuple[Any, ...]:
         # pickle and copy.deepcopy read the settings again from their table: compiled by

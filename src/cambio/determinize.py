@@ -177,9 +177,11 @@ class _Table:
         # the reading's lists at the deal (each reading from the deal copies them)
         N, G, P = len(deck), proto._G, proto._P
         self.slots0 = [list(range(p * G, (p + 1) * G)) + [-1] * (P - G) for p in range(players)]
-        self.stock0 = list(range(N - 1, players * G, -1))
+        up = rules.opening.upcard  # the deal turns card players * G face up
+        self.stock0 = list(range(N - 1, players * G - (not up), -1))
         self.known0 = [0] * N
-        self.known0[players * G] = (1 << players) - 1
+        if up:
+            self.known0[players * G] = (1 << players) - 1
         self.fixed0 = [-1] * N
         self.pool0 = [0] * N
         self.present0 = tuple([tuple([v >= 0 for v in row]) for row in self.slots0])
@@ -235,7 +237,7 @@ def _step_fits(step: Step, kind: str, actor: int, places: Sequence[tuple[int, in
         owner = places[0][0]
         if step.scope == "own":
             return owner == actor
-        if step.scope == "other":
+        if step.scope == "other" or step.scope == "other-not-peeked":
             return owner != actor
         return True
     owners = [o for o, _ in places]
@@ -487,6 +489,7 @@ class InfoSet:
         ME = 1 << me
         cfg = proto._cfg
         draw_timing = cfg.draw_timing
+        open_draw = cfg.open_draw
         snapping = cfg.snapping
         choices = bool(proto._opening_choices)
         faces, tid, tpow = table.faces, table.tid, table.tpow
@@ -497,7 +500,7 @@ class InfoSet:
         if saved is None:
             # a reading from the deal (its variables as the state tuple lists them)
             slots = [row[:] for row in table.slots0]
-            discard = [n * G]
+            discard = [n * G] if rules.opening.upcard else []
             stock = table.stock0[:]
             known = table.known0[:]
             fixed_t = table.fixed0[:]  # each slot's face (an index into the faces), or -1
@@ -610,7 +613,7 @@ class InfoSet:
                     raise self._fail(k, "a draw from an empty stock")
                 drawn = stock.pop()
                 from_stock = True
-                known[drawn] = 1 << p
+                known[drawn] = ALL if open_draw else 1 << p  # turn.open_draw
                 phase = P_DRAWN
                 t = -1
                 if cards:
@@ -685,6 +688,8 @@ class InfoSet:
                                 self._fix(fixed_t, bag, v, t, k)
                 drawn = -1
                 phase = main_done
+            elif kind is E_POWER and after_drawn and step == 0 and power_card == drawn >= 0:
+                pass  # a power an open draw fired (turn.open_draw): the draw started it
             elif kind is E_POWER:
                 card = cards[0] if cards else None
                 if card is None or not discard:
@@ -969,7 +974,8 @@ class InfoSet:
                 source, discard = discard, [top]
                 pools.append(source)
                 base = len(known)
-                stock = list(range(base, base + len(source)))
+                # the recycled cards go under whatever the stock still holds
+                stock = list(range(base, base + len(source))) + stock
                 known.extend([0] * len(source))
                 fixed_t.extend([-1] * len(source))
                 pool_of = pool_of + [len(pools) - 1] * len(source)

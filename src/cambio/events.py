@@ -37,7 +37,8 @@ class EventKind(str, enum.Enum):
     """
 
     DEAL = "deal"
-    """The cards are dealt; ``cards`` holds the card that starts the discard pile."""
+    """The cards are dealt; ``cards`` holds the card that starts the discard pile (none
+    where the deal turns no card face up: ``opening.upcard = false``)."""
     OPENING_PEEK = "opening-peek"
     """A player looks at its opening positions (the cards are seen by that player only)."""
     TURN = "turn"

@@ -778,7 +778,10 @@ def _make_converter() -> TomllibConverter:
 
         def hook(value: Any, _: Any) -> Any:
             if not isinstance(value, str) or value not in allowed:
-                raise _Mismatch(f"expected {_expected(cl)}, found {_found(value)}")
+                message = f"expected {_expected(cl)}, found {_found(value)}"
+                if isinstance(value, str):  # a misspelt word gets the closest allowed one
+                    message = _hinted(message, did_you_mean(value, [str(a) for a in allowed]))
+                raise _Mismatch(message)
             return value
 
         return hook

@@ -57,7 +57,8 @@ goes to the first tied player clockwise from the previous round's starter (that 
 included). ``first-seat``: the lowest seat among the round's players, every round.
 ``last-winner``: in the first round, left of the dealer; later, the previous round's
 winner if it plays this round (of several winners, the first clockwise after the
-dealer), else left of the dealer.
+dealer, or the lowest seat where ``tied_winners = "lowest-seat"``), else left of the
+dealer.
 
 Changing the table between rounds
 ---------------------------------
@@ -506,6 +507,8 @@ class Match:
         if how == "last-winner" and self._records:
             prev = self._records[-1]
             winners = {prev.players[w] for w in prev.result.winners} & set(seats)
+            if winners and self.rules.match.tied_winners == "lowest-seat":
+                return min(winners)
             if winners:
                 return self._next_in(dealer, sorted(winners))
         if how == "worst-hand" and self._records:

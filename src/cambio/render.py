@@ -361,6 +361,7 @@ _PEEK_WORDS = {
     "own": "look at one of your own cards",
     "other": "look at one of another player's cards",
     "any": "look at any one card on the table",
+    "other-not-peeked": "look at a card of another player this power has not looked at yet",
 }
 _SWAP_WORDS = {
     "own-other": "swap one of your cards with one of another player's",
@@ -536,6 +537,18 @@ def _re_peek(r: RuleSet) -> str:
     return "once per round, at the start of one's own turn, without using the turn"
 
 
+def _upcard(r: RuleSet) -> str:
+    if r.opening.upcard:
+        return "one, the first card of the discard pile"
+    return "none: the discard pile is empty until the first card is thrown on it"
+
+
+def _open_draw(r: RuleSet) -> str:
+    if r.turn.open_draw:
+        return "shown to every player"
+    return "seen by its drawer only"
+
+
 def _take_discard(r: RuleSet) -> str:
     if r.turn.take_discard:
         return "allowed; the card must replace a grid card"
@@ -643,6 +656,8 @@ def _snap_dealt(r: RuleSet) -> str:
     if not _snapping(r):
         return _NA_SNAP
     s = r.snap
+    if not r.opening.upcard:
+        return "\u2014 (no card is turned face up)"
     if not s.dealt_discard or s.when == "after-other-discard":
         return "cannot be stuck"
     if s.when == "own-turn":
@@ -763,6 +778,10 @@ def _final_turns(r: RuleSet) -> str:
     if not r.call.allowed:
         return _NA_CALL
     c = r.call
+    if c.final_turns == 0:
+        if c.caller_final_turn:
+            return "one final turn for the caller only"
+        return "none: the call ends the round at once"
     text = f"{_count(c.final_turns, 'final turn')} for every other player"
     return text + ("; the caller too" if c.caller_final_turn else "; none for the caller")
 
@@ -770,6 +789,8 @@ def _final_turns(r: RuleSet) -> str:
 def _caller_locked(r: RuleSet) -> str:
     if not r.call.allowed:
         return _NA_CALL
+    if r.call.caller_locked and r.call.caller_locked_peeks:
+        return "locked: no swap, stick or other player's peek may touch them"
     if r.call.caller_locked:
         return "locked: no swap or stick may touch them"
     return "still open to swaps and sticks"
@@ -855,6 +876,17 @@ def _combination(r: RuleSet) -> str:
 
 def _stock_end(r: RuleSet) -> str:
     if r.stock.on_empty == "recycle":
+        when = r.stock.recycle_when
+        if when == "one-left":
+            return (
+                "at the end of a turn that leaves one card or none, the discard pile except "
+                "its top card goes under the stock (no stock, nothing to recycle: the round ends)"
+            )
+        if when == "emptied":
+            return (
+                "recycle the discard pile except its top card as soon as the stock is empty "
+                "(nothing to recycle: the round ends)"
+            )
         return "recycle the discard pile except its top card (nothing to recycle: the round ends)"
     return "the current action finishes, then the round ends (no recycling)"
 
@@ -916,7 +948,12 @@ def _starter(r: RuleSet) -> str:
     if r.match.starter == "first-seat":
         return "the first seat, every round"
     if r.match.starter == "last-winner":
-        return "the winner of the previous round (the first round: left of the dealer)"
+        tie = (
+            "the lowest seat of tied winners"
+            if r.match.tied_winners == "lowest-seat"
+            else "the first tied winner after the dealer"
+        )
+        return f"the winner of the previous round, {tie} (the first round: left of the dealer)"
     return "the player to the dealer's left"
 
 
@@ -966,6 +1003,7 @@ _AXES: tuple[_Axis, ...] = (
         lambda r: opening_summary(r.opening),
     ),
     _Axis("re-peek", "opening peek", ("opening.re_peek",), _re_peek),
+    _Axis("a face-up card to begin the pile", "opening peek", ("opening.upcard",), _upcard),
     _Axis("taking the discard", "turn", ("turn.take_discard",), _take_discard),
     _Axis(
         "exchanging equal cards",
@@ -974,6 +1012,7 @@ _AXES: tuple[_Axis, ...] = (
         _exchange,
     ),
     _Axis("turn cap", "turn", ("turn.max_turns",), _turn_cap),
+    _Axis("the drawn card", "turn", ("turn.open_draw",), _open_draw),
     _Axis("power timing", "powers", ("powers.timing",), _timing),
     _Axis("power use", "powers", ("powers.optional",), _power_use),
     _Axis(
@@ -1016,7 +1055,12 @@ _AXES: tuple[_Axis, ...] = (
     _Axis("call timing", "calling", ("call.timing",), _call_timing),
     _Axis("earliest call", "calling", ("call.earliest",), _call_earliest),
     _Axis("final turns", "calling", ("call.final_turns", "call.caller_final_turn"), _final_turns),
-    _Axis("caller's cards after the call", "calling", ("call.caller_locked",), _caller_locked),
+    _Axis(
+        "caller's cards after the call",
+        "calling",
+        ("call.caller_locked", "call.caller_locked_peeks"),
+        _caller_locked,
+    ),
     _Axis("caller penalty", "calling", ("call.penalty",), _caller_penalty),
     _Axis("caller bonus", "calling", ("call.bonus",), _caller_bonus),
     _Axis("caller tied for lowest", "calling", ("call.tie_is_lowest",), _caller_tie),
@@ -1035,7 +1079,7 @@ _AXES: tuple[_Axis, ...] = (
         ),
         _combination,
     ),
-    _Axis("the stock's end", "stock", ("stock.on_empty",), _stock_end),
+    _Axis("the stock's end", "stock", ("stock.on_empty", "stock.recycle_when"), _stock_end),
     _Axis(
         "match",
         "match",
@@ -1045,7 +1089,7 @@ _AXES: tuple[_Axis, ...] = (
     _Axis("match tie", "match", ("match.tie",), _match_tie),
     _Axis("exactly on the limit", "match", ("match.exact_limit",), _exact_limit),
     _Axis("first dealer", "match", ("match.first_dealer",), _first_dealer),
-    _Axis("who starts", "match", ("match.starter",), _starter),
+    _Axis("who starts", "match", ("match.starter", "match.tied_winners"), _starter),
     _Axis("teams", "teams", ("teams.size",), _teams),
 )
 
@@ -1327,6 +1371,11 @@ def _ref_setup(page: _Page, r: RuleSet) -> None:
             f"Before play, each player looks once at {_positions(o.positions)}, then turns "
             "them back face down. Remember what is where."
         )
+    if not o.upcard:
+        page.item(
+            "No card is turned face up to begin the discard pile: it stays empty until the "
+            "first card is thrown on it."
+        )
     if o.re_peek:
         page.item(
             "Re-peek: once per round, at the start of your own turn and without using it, you "
@@ -1350,8 +1399,9 @@ def _ref_turn(page: _Page, r: RuleSet) -> None:
     t, c = r.turn, r.call
     if c.allowed and c.timing == "before-draw":
         page.item("At the start of your turn you may call Cambio instead of drawing.")
+    seen = "everyone sees it" if t.open_draw else "only you see it"
     page.item(
-        "Draw the top card of the stock (only you see it). Put it into your grid in place "
+        f"Draw the top card of the stock ({seen}). Put it into your grid in place "
         "of one card, which goes face up on the discard pile, or discard it."
     )
     if t.take_discard:
@@ -1494,10 +1544,22 @@ def _ref_call(page: _Page, r: RuleSet) -> None:
         "" if c.earliest <= 0 else f", once every player has had {_count(c.earliest, 'turn')}"
     )
     page.item(f"Call {when}{earliest}. Only one call per round.")
-    final = f"Every other player then takes {_count(c.final_turns, 'final turn')}"
-    final += "; the caller takes one too." if c.caller_final_turn else "; the caller takes no more."
+    if c.final_turns == 0 and c.caller_final_turn:
+        final = "The caller then takes one final turn; nobody else does."
+    elif c.final_turns == 0:
+        final = "The call ends the round at once: nobody takes a final turn."
+    else:
+        final = f"Every other player then takes {_count(c.final_turns, 'final turn')}"
+        final += (
+            "; the caller takes one too." if c.caller_final_turn else "; the caller takes no more."
+        )
     page.item(final + " Then every hand is revealed and scored.")
-    if c.caller_locked:
+    if c.caller_locked and c.caller_locked_peeks:
+        page.item(
+            "After the call, the caller's cards are locked: no swap or stick may touch them, "
+            "and no other player may peek at them."
+        )
+    elif c.caller_locked:
         page.item("After the call, the caller's cards are locked: no swap or stick may touch them.")
     else:
         page.item("The caller's cards can still be swapped and stuck after the call.")
@@ -1529,10 +1591,22 @@ def _ref_scoring(page: _Page, r: RuleSet) -> None:
     page.item(f"Ties for the lowest: {tie_break_text(r.scoring.tie_break)}.")
     if r.scoring.combination is not None:
         page.item(f"Combination: {combination_text(r.scoring.combination)}.")
-    if r.stock.on_empty == "recycle":
+    if r.stock.on_empty == "recycle" and r.stock.recycle_when == "one-left":
         page.item(
-            "If the stock runs out, shuffle the discard pile except its top card into a new "
+            "At the end of a turn that leaves one card or none in the stock, shuffle the "
+            "discard pile except its top card and put it under the stock; with no stock "
+            "and nothing to recycle, the round ends."
+        )
+    elif r.stock.on_empty == "recycle" and r.stock.recycle_when == "emptied":
+        page.item(
+            "As soon as the stock is empty (the turn that took its last card is over, or "
+            "penalty cards took it), shuffle the discard pile except its top card into a new "
             "stock; with nothing to recycle, the round ends."
+        )
+    elif r.stock.on_empty == "recycle":
+        page.item(
+            "If a card must be drawn and the stock is empty, shuffle the discard pile except "
+            "its top card into a new stock; with nothing to recycle, the round ends."
         )
     else:
         page.item(

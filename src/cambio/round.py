@@ -285,10 +285,10 @@ class Round:
     ``rules`` is a :class:`~cambio.rules.RuleSet` (or a profile name). ``players``
     defaults to the table's default. Give ``seed`` for a shuffled deal, or ``deck`` for
     a prepared one: ``deck[0:G]`` goes to seat 0's positions 1..G, the next G cards to
-    seat 1, and so on, then one card starts the discard pile and the rest is the stock
-    from the top down. A partial ``deck`` is completed with the remaining cards of the
-    table's deck, shuffled by ``seed``. ``dealer`` defaults to the last seat; ``starter``
-    to the player on the dealer's left.
+    seat 1, and so on, then one card starts the discard pile (unless ``opening.upcard``
+    is false) and the rest is the stock from the top down. A partial ``deck`` is
+    completed with the remaining cards of the table's deck, shuffled by ``seed``.
+    ``dealer`` defaults to the last seat; ``starter`` to the player on the dealer's left.
     """
 
     # Every attribute, in slots: on CPython 3.11 an object of more than 30 attributes
@@ -409,8 +409,8 @@ class Round:
     space: ActionSpace
     """The integer ids of every action at this table (see :class:`ActionSpace`)."""
     deck: tuple[Card, ...]
-    """Every card of the round in deal order: the grids seat by seat, the first discard,
-    then the stock from the top down."""
+    """Every card of the round in deal order: the grids seat by seat, the first discard
+    (where the deal turns one up: ``opening.upcard``), then the stock from the top down."""
     to_act: int | None
     """The player whose decision moves the round on (``None`` when it is over).
 
@@ -479,10 +479,12 @@ class Round:
             self._value = [v for v, _, _ in info]
             self._key = [k for _, k, _ in info]
             self._power = [pw for _, _, pw in info]
+        # the grids, then the card turned up (opening.upcard) or at least one for the stock
         need = n * self._G + 1
         if len(order) < need:
+            start = "a discard" if cfg.upcard else "a stock"
             raise ValueError(
-                f"a deck of {len(order)} cards cannot deal {n} grids of {self._G} and a discard"
+                f"a deck of {len(order)} cards cannot deal {n} grids of {self._G} and {start}"
             )
         self.deck = tuple(order)
         # Settings read on every decision: looked up once per RuleSet (see Settings),
@@ -514,7 +516,8 @@ class Round:
         for p in range(n):
             row = list(range(p * G, (p + 1) * G)) + [-1] * (P - G)
             self._slots.append(row)
-        self._discard: list[int] = [n * G]
+        up = n * G if cfg.upcard else -1  # the card the deal turns face up (-1: none)
+        self._discard: list[int] = [up] if up >= 0 else []
         # the discard pile as cards, for views: rebuilt only when the pile changes
         self._discard_seen: list[int] = []
         self._discard_cards: tuple[Card, ...] = ()
@@ -522,9 +525,10 @@ class Round:
         # under (a new cache object whenever a grid gains or loses a card: see view)
         self._present_of: object = None
         self._present: tuple[tuple[bool, ...], ...] = ()
-        self._stock: list[int] = list(range(len(order) - 1, n * G, -1))
+        self._stock: list[int] = list(range(len(order) - 1, n * G - (up < 0), -1))
         self._known: list[int] = [0] * len(order)
-        self._known[n * G] = self._ALL
+        if up >= 0:
+            self._known[up] = self._ALL
         self._phase = _TURN
         self._current = starter
         self._drawn = -1
@@ -582,7 +586,10 @@ class Round:
         self._size = self.space.size
 
         self._events.append(
-            _new_event(_EVENT, (_EV_DEAL, -1, (), (order[n * G],), None, f"{n} players"))
+            _new_event(
+                _EVENT,
+                (_EV_DEAL, -1, (), (order[up],) if up >= 0 else (), None, f"{n} players"),
+            )
         )
         self._start()
         self.to_act = self._who_acts()
@@ -653,11 +660,17 @@ class Round:
                 self._end_turn()
                 return
         if not self._stock:
-            # only a deal that leaves no stock gets here: turns end with a stock
-            if self._recycling:
+            # a deal that leaves no stock gets here, or a stock left empty for the next
+            # draw to refill (stock.recycle_when "draw" or "one-left")
+            if self._cfg.recycle_emptied:
                 self._recycle()
-            if not self._stock:
+            if not self._refillable():
                 self._end("stock")
+
+    def _refillable(self) -> bool:
+        """Whether a card can be drawn now: the stock holds one, or the discard pile
+        holds more than its top card to recycle (``stock.on_empty = "recycle"``)."""
+        return bool(self._stock) or (self._recycling and len(self._discard) > 1)
 
     # ------------------------------------------------------------------ events
     def _emit(self, event: Event) -> None:
@@ -922,7 +935,8 @@ class Round:
                 # opening positions again, once a round (opening.re_peek). Which of the
                 # four make a bit each; the ids of each combination are made once
                 # (_start_id_table), so no id is computed here
-                can = _DRAW_OK if self._stock else 0
+                # (an empty stock is recycled by the draw: stock.recycle_when)
+                can = _DRAW_OK if self._stock or self._refillable() else 0
                 # (a row unequal to one without cards has one: told at its first card)
                 if self._take_ok and self._discard and self._slots[p] != self._no_cards:
                     can |= _TAKE_OK
@@ -1032,7 +1046,11 @@ class Round:
         P = self._P
         out: list[int] = []
         own_ok = scope in ("own", "any")
-        other_ok = scope in ("other", "any")
+        other_ok = scope in ("other", "any", "other-not-peeked")
+        # other-not-peeked: not a player an earlier peek of this power looked at
+        passed = {g // P for g in self._peeked} if scope == "other-not-peeked" else set()
+        if self._caller >= 0 and self._cfg.caller_locked_peeks:
+            passed.add(self._caller)  # a locked grid is closed to the others' peeks
         penalty_ok = self.rules.snap.penalty_peekable and not self._penalty_blind
         for owner, row in enumerate(self._slots):
             if owner == p:
@@ -1043,7 +1061,7 @@ class Round:
                     for i, c in enumerate(row)
                     if c >= 0 and (penalty_ok or not self._is_penalty(owner, i, c))
                 )
-            elif other_ok:
+            elif other_ok and owner not in passed:
                 out.extend(owner * P + i for i, c in enumerate(row) if c >= 0)
         return out
 
@@ -1437,13 +1455,19 @@ class Round:
         )
 
     def _draw(self, p: int) -> None:
+        if not self._stock:
+            self._recycle()  # the draw needs a card (stock.recycle_when "draw", "one-left")
         c = self._stock.pop()
         self._drawn = c
         self._from_stock = True
-        self._known[c] = 1 << p
-        self._events.append(
-            _new_event(_EVENT, (_EV_DRAW, p, (), (self.deck[c],), self._only[p], ""))
-        )
+        if self._cfg.open_draw:  # turn.open_draw: shown to everyone
+            self._known[c] = self._ALL
+            self._events.append(_new_event(_EVENT, (_EV_DRAW, p, (), (self.deck[c],), None, "")))
+        else:
+            self._known[c] = 1 << p
+            self._events.append(
+                _new_event(_EVENT, (_EV_DRAW, p, (), (self.deck[c],), self._only[p], ""))
+            )
         power = self._power[c]
         if power is not None and self._draw_timing:
             self._start_power(p, power, c, after_drawn=True)
@@ -1768,11 +1792,12 @@ class Round:
         self._check_stock()
 
     def _check_stock(self) -> None:
-        """Penalties drew the stock empty: recycle the discards, or, if the turn holder
-        has yet to draw (now or once a give returns to its turn), the round ends."""
-        if not self._stock and self.rules.stock.on_empty == "recycle":
+        """Penalties may have drawn the stock empty: recycle the discards where the table
+        does so at once (``stock.recycle_when = "emptied"``); if the turn holder has yet
+        to draw (now or once a give returns to its turn) and cannot, the round ends."""
+        if not self._stock and self._cfg.recycle_emptied:
             self._recycle()
-        if not self._stock and self._phase is _TURN:
+        if self._phase is _TURN and not self._refillable():
             # The turn holder has not drawn yet and now cannot: the stock has run out.
             self._end("stock")
 
@@ -1815,6 +1840,10 @@ class Round:
                 self._layout_changed()
             self._final = self._final_queue(p)
             self._events.append(_new_event(_EVENT, (_EV_CALL, p, (), (), None, "empty grid")))
+            if p == self._current and self._phase is _TURN:
+                # emptied before its turn's draw: the call is that turn, as a call made
+                # instead of drawing is, and the caller takes no more turns
+                self._end_turn()
 
     def _final_queue(self, caller: int) -> list[int]:
         """The final turns after a call by ``caller`` during the current player's turn.
@@ -1863,12 +1892,15 @@ class Round:
         c = self._current
         self._turns[c] += 1
         self._total_turns += 1
-        if not self._stock:
-            if self._recycling:
+        if len(self._stock) <= 1 and self._recycling:
+            # stock.recycle_when: "emptied" recycles an empty stock now, "one-left" a
+            # stock of one card or none; "draw" leaves it for the next draw
+            cfg = self._cfg
+            if cfg.recycle_low or (cfg.recycle_emptied and not self._stock):
                 self._recycle()
-            if not self._stock:
-                self._end_after_turn("stock")
-                return
+        if not self._stock and not self._refillable():
+            self._end_after_turn("stock")
+            return
         cap = self._max_turns
         if cap and self._total_turns >= cap:
             self._end_after_turn("turn-cap")
@@ -1911,12 +1943,13 @@ class Round:
         rng = random.Random(f"{self.seed}:recycle:{self._recycles}")
         self._recycles += 1
         rng.shuffle(cards)
-        self._stock = cards
         for c in cards:
             self._known[c] = 0
         self._events.append(
             _new_event(_EVENT, (_EV_RECYCLE, -1, (), (), None, f"{len(cards)} cards"))
         )
+        cards.extend(self._stock)  # under what is left of the stock (stock.recycle_when)
+        self._stock = cards
 
     def _end(self, reason: str, *, empty_winner: int | None = None) -> None:
         self._phase = _OVER

@@ -63,8 +63,11 @@ __all__ = [
     "table_costs",
 ]
 
-PeekScope = Literal["own", "other", "any"]
-"""Which card a peek may look at: one of the actor's own, another player's, any card."""
+PeekScope = Literal["own", "other", "any", "other-not-peeked"]
+"""Which card a peek may look at: one of the actor's own, another player's, any card, or
+a card of another player whose cards no earlier peek of the same power looked at (a
+second peek at a different player than the first). Example: ``steps = [{ action =
+"peek", scope = "other" }, { action = "peek", scope = "other-not-peeked" }]``."""
 
 SwapScope = Literal[
     "own-other",
@@ -253,13 +256,18 @@ class GridRules:
 
 @attrs.frozen
 class OpeningRules:
-    """The opening peek: ``count`` positions chosen from ``positions`` (no choice when equal)."""
+    """The start of a round: the opening peek (``count`` positions chosen from
+    ``positions``, no choice when equal) and the card the deal turns face up."""
 
     positions: tuple[int, ...] = (3, 4)
     count: int = 2
     re_peek: bool = False
     """Once per round, at the start of one's own turn and without using it, look again at
     whatever now lies in the positions of one's opening peek."""
+    upcard: bool = True
+    """Whether the deal turns the next card face up to start the discard pile. ``false``:
+    the pile is empty until the first card is thrown on it, so the first player cannot
+    take a discard and nothing can be snapped before then. Example: ``upcard = false``."""
 
 
 @attrs.frozen
@@ -275,6 +283,9 @@ class TurnRules:
     face up as an extra card (``keep-drawn``) or discarded (``discard-drawn``)."""
     max_turns: int = 0
     """End the round after this many turns in all (0: no cap)."""
+    open_draw: bool = False
+    """The card drawn from the stock is shown to every player as it is drawn (so a power
+    it fires is no secret either). Example: ``open_draw = true``."""
 
 
 @attrs.frozen
@@ -435,10 +446,15 @@ class CallRules:
     earliest: int = 0
     """Each player must have had this many turns before anyone may call."""
     final_turns: int = 1
-    """Turns each other player takes after the call."""
+    """Turns each other player takes after the call. ``0``: the call ends the round at
+    once (once the caller's own final turn is over, where ``caller_final_turn`` gives
+    it one). Example: ``final_turns = 0``."""
     caller_final_turn: bool = False
     caller_locked: bool = False
     """After the call, the caller's cards cannot be swapped or snapped."""
+    caller_locked_peeks: bool = False
+    """With ``caller_locked``, no other player's peek may look at the caller's cards
+    after the call either. Example: ``caller_locked_peeks = true``."""
     penalty: int = 0
     """Added to the caller's round score when the caller is not lowest."""
     bonus: int = 0
@@ -480,6 +496,14 @@ class StockRules:
     """What happens when a card must be drawn and the stock is empty."""
 
     on_empty: Literal["end", "recycle"] = "end"
+    recycle_when: Literal["draw", "emptied", "one-left"] = "draw"
+    """With ``on_empty = "recycle"``, when the discard pile is shuffled into the stock:
+    ``draw`` (the moment a card must be drawn from an empty stock, for a turn or a
+    penalty), ``emptied`` (as soon as the stock is empty: at the end of the turn that
+    took its last card, or once penalty cards have taken it), or ``one-left`` (at the
+    end of any turn that leaves one card or none, the recycled cards going under that
+    card; an empty stock is refilled when a draw needs a card, as with ``draw``).
+    Example: ``recycle_when = "one-left"``."""
 
 
 @attrs.frozen
@@ -505,6 +529,11 @@ class MatchRules:
     first seat still playing, every round), or ``last-winner`` (the last round's winner,
     the first of several clockwise from the dealer; left of the dealer in the first
     round). Example: ``starter = "last-winner"``."""
+    tied_winners: Literal["after-dealer", "lowest-seat"] = "after-dealer"
+    """With ``starter = "last-winner"``, which of several tied winners of the last round
+    starts the next: the first clockwise ``after-dealer``, or the one in the
+    ``lowest-seat`` (with teams, the lowest seat of the winning partners). Example:
+    ``tied_winners = "lowest-seat"``."""
 
 
 @attrs.frozen
@@ -789,13 +818,14 @@ def _problems(r: RuleSet) -> Iterator[tuple[str, str]]:
         choices = _opening_choices(o)
         yield from ceiling("opening.count", choices, MAX_OPENING_CHOICES, "opening-peek choices")
 
-    # deck size against the deal
+    # deck size against the deal (a card turned up, and one at least for the stock)
     need = p.max * g.size + 1
     if d.decks >= 1 and n_cards < need:
+        start = "start a discard pile" if o.upcard else "leave a stock"
         yield (
             "deck",
             f"{n_cards} cards cannot deal {p.max} players (players.max) {g.size} cards each "
-            f"and start a discard pile ({need} needed)",
+            f"and {start} ({need} needed)",
         )
 
     # turn
@@ -873,6 +903,13 @@ def _problems(r: RuleSet) -> Iterator[tuple[str, str]]:
     yield from ceiling("call.earliest", c.earliest, MAX_EARLIEST, "turns")
     yield from neg("call.final_turns", c.final_turns)
     yield from ceiling("call.final_turns", c.final_turns, MAX_FINAL_TURNS, "final turns")
+
+    if r.call.caller_locked_peeks and not r.call.caller_locked:
+        yield ("call.caller_locked_peeks", "has no effect unless call.caller_locked is true")
+    if r.match.tied_winners != "after-dealer" and r.match.starter != "last-winner":
+        yield ("match.tied_winners", 'has no effect unless match.starter is "last-winner"')
+    if r.stock.recycle_when != "draw" and r.stock.on_empty != "recycle":
+        yield ("stock.recycle_when", 'has no effect unless stock.on_empty is "recycle"')
 
     # what the table costs to play, once its size is within the single-key ceilings
     if sized:

@@ -41,6 +41,7 @@ NEVER = 10**9
 CALL_AFTER: dict[str, int] = {
     "practice": NEVER,  # no recycling: the stock runs out
     "snap": 70,  # long rounds: the discard pile is recycled before the call
+    "snap-refill": 70,  # and refilled under the stock's last card
     "draw-power": 60,
     "penalty": 50,
 }

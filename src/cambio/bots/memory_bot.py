@@ -709,7 +709,10 @@ class MemoryBot:
                     self._known(s) is None for s in self._slots(me)
                 ):
                     return True
-                if step.scope in ("other", "any") and self.config.peek_opponents:
+                if (
+                    step.scope in ("other", "any", "other-not-peeked")
+                    and self.config.peek_opponents
+                ):
                     return True
             else:
                 own = self._slots(me)
