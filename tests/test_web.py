@@ -228,6 +228,7 @@ class Person:
         self.snapped = False
         self.replaced = False
         self.powers = 0
+        self.hidden = 0
 
     def done(self) -> bool:
         return self.page.locator("#result").count() > 0
@@ -254,8 +255,22 @@ class Person:
                 f"clicking {selector} changed nothing; the page asks: {prompt}"
             ) from error
 
+    def hide(self) -> bool:
+        """Hide the cards the table shows (the opening peek, a peek), if it shows any."""
+        button = self.page.locator("#hide-cards")
+        if not button.count():
+            return False
+        try:
+            button.click(timeout=5000)
+        except playwright_sync.TimeoutError:
+            return True  # redrawn under the click: look again
+        self.hidden += 1
+        return True
+
     def step(self) -> bool:
         """Make one move if the page asks this seat for one; False when it does not."""
+        if self.hide():
+            return True
         data = state(self.page)
         view, legal = data["view"], data["legal"]
         if not legal or view["result"] is not None:
@@ -430,8 +445,11 @@ def test_a_practice_round_against_bots(browser: Any, server: Server) -> None:
     )
     page = open_page(browser, table["links"]["0"])
     wait_ready(page)
-    page.wait_for_selector("#prompt button", timeout=WAIT)
-    button = page.locator("#prompt button").first
+    page.wait_for_selector("#hide-cards", timeout=WAIT)
+    page.locator("#hide-cards").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#hide-cards", state="detached", timeout=WAIT)
+    button = page.locator("#prompt .actions button").first
     assert button.inner_text()
     button.focus()
     at = state(page)["view"]["at"]
@@ -445,8 +463,15 @@ def test_a_practice_round_against_bots(browser: Any, server: Server) -> None:
     cells = page.locator("#match tbody tr:last-child td").all_inner_texts()
     assert [int(c) for c in cells] == totals
     # The practice table plays a single round: the match is over with it.
-    assert "The match is over" in page.locator("#match-over").inner_text()
+    winners = state(page)["view"]["match"]["winners"]
+    names = state(page)["view"]["names"]
+    over = page.locator("#match-over").inner_text()
+    if winners == [0]:
+        assert over == "You win the match!"
+    elif len(winners) == 1:
+        assert over == f"{names[winners[0]]} wins the match."
     assert page.locator("#next-round").count() == 0
+    assert page.locator("#rematch").is_visible() and page.locator("#new-table").is_visible()
     no_script_errors(page)
 
 
