@@ -570,12 +570,12 @@ class TableClient {
 
     if (!this.layout) this.layout = this.skeleton();
     const { felt, result, match, moves } = this.layout;
-    felt.replaceChildren(
+    felt.replaceChildren(...[
       this.summary(),
       h("div", { class: "players", "aria-label": "Other players" }, others.map((s) => this.seatBox(s, reveal))),
       this.centre(),
       this.prompt(positional, reveal),
-      mine);
+      mine].filter(Boolean));
     result.replaceChildren(...(v.result ? [this.resultBox()] : []));
     match.replaceChildren(this.matchBox());
     moves.replaceChildren(...(this.legal.length && !reveal ? [this.movesBox()] : []));
