@@ -66,9 +66,9 @@ def shown_words(page: Any) -> str:
 def check_words(page: Any) -> None:
     words = shown_words(page)
     found = ENGINE_WORDS.search(words)
-    assert found is None, (
-        f"the page shows {found.group(0)!r}: ...{words[max(0, found.start() - 80) : found.end() + 80]}..."
-    )
+    if found is not None:
+        around = words[max(0, found.start() - 80) : found.end() + 80]
+        raise AssertionError(f"the page shows {found.group(0)!r}: ...{around}...")
     if not page.evaluate("() => Boolean(window.cambioTable && window.cambioTable.view)"):
         return  # the form that creates a table
     data = state(page)
