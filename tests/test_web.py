@@ -621,3 +621,87 @@ def test_an_arranged_table_says_so_to_every_seat_and_spectator(
                 assert "Arranged" not in page.inner_text("main")
             no_script_errors(page)
             page.context.close()
+
+
+def test_a_redraw_during_a_click_does_not_lose_it(browser: Any, server: Server) -> None:
+    """The first click on *Start the next round* always starts it.
+
+    The page redraws the table on every update and when a highlight ends; a click is
+    lost when its press and its release land on two different elements, which is what
+    a redraw that replaced the button between the two did. Here the table redraws
+    (with a change elsewhere on it) while the button is held down.
+    """
+    table = server.create(variant="snap", players=3, seed=4, bots={"1": "memory", "2": "memory"})
+    page = open_page(browser, table["links"]["0"])
+    wait_ready(page)
+    play_to_the_end([Person(page, call_after=2, snap=False)])
+    page.wait_for_selector("#next-round", timeout=WAIT)
+    box = page.locator("#next-round").bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.evaluate(
+        "() => { const t = window.cambioTable; t.touched.set('1:1', Date.now() + 60000);"
+        " t.render(); }"
+    )
+    assert page.locator(".card.touched[data-owner='1'][data-pos='1']").count() == 1
+    page.mouse.up()
+    page.wait_for_function("() => window.cambioTable.view.round === 2", timeout=WAIT)
+    no_script_errors(page)
+
+
+def test_moves_are_highlighted_and_the_last_line_stays_in_view(
+    browser: Any, server: Server
+) -> None:
+    table = server.create(variant="practice", seed=6, bots={"1": "memory", "2": "memory"})
+    page = open_page(browser, table["links"]["0"], {"width": 375, "height": 740})
+    wait_ready(page)
+    person = Person(page, call_after=99, snap=False)
+    assert person.hide()
+    touched_bot = False
+    for _ in range(300):
+        if person.done():
+            break
+        if page.locator(".seat:not(.me) .card.touched").count():
+            touched_bot = True
+            label = page.locator(".seat:not(.me) .card.touched").first.get_attribute("aria-label")
+            assert label is not None and "just changed" in label
+            break
+        if not person.step():
+            page.wait_for_timeout(40)
+    assert touched_bot, "no move of a computer player was highlighted"
+    # the latest line of the log is in the prompt, on screen without scrolling
+    latest = page.locator("#latest")
+    box = latest.bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 740
+    lines = page.locator("#log li").all_inner_texts()
+    assert latest.inner_text().removeprefix("Last: ").strip() == lines[-1].strip()
+    # the highlight lasts a moment only
+    page.wait_for_function(
+        "() => !document.querySelector('.seat:not(.me) .card.touched')", timeout=WAIT
+    )
+    no_script_errors(page)
+
+
+def test_the_end_of_a_match_offers_a_rematch_and_a_new_table(browser: Any, server: Server) -> None:
+    table = server.create(variant="practice", seed=5, bots={"1": "memory", "2": "memory"})
+    page = open_page(browser, table["links"]["0"])
+    watch = open_page(browser, table["spectator_link"])
+    wait_ready(page)
+    play_to_the_end([Person(page, call_after=2, snap=False)])
+    assert page.get_attribute("#new-table", "href") == "/"
+    assert watch.locator("#rematch").count() == 0  # a spectator cannot start one
+    page.click("#rematch")
+    for seen in (page, watch):
+        seen.wait_for_function(
+            "() => !window.cambioTable.view.match_over && !window.cambioTable.view.result",
+            timeout=WAIT,
+        )
+        seen.wait_for_selector("#result", state="detached", timeout=WAIT)
+    # the new match is dealt afresh: the opening cards are shown, then hidden again
+    page.wait_for_selector("#hide-cards", timeout=WAIT)
+    assert state(page)["view"]["arranged"] is False
+    log = page.locator("#log").inner_text()
+    assert "wins the match" not in log and "win the match" not in log
+    no_script_errors(page)
+    no_script_errors(watch)

@@ -43,6 +43,36 @@ function showError(message) {
 
 function clearErrors() { errors.replaceChildren(); }
 
+/** Put `fresh` in `parent`, keeping each old child that would be drawn exactly the same.
+ *
+ * A redraw must not replace a button under the pointer: a click whose press and release
+ * land on two different elements is lost (an update or a highlight ending between the
+ * two did that to "Start the next round"). Same markup means the same element and the
+ * same action, so the old one stays, with its listeners. */
+function keepSame(parent, fresh) {
+  const old = [...parent.children];
+  const kept = fresh.map((node, i) => {
+    const before = old[i];
+    if (!before) return node;
+    if (before.outerHTML === node.outerHTML) return before;
+    if (sameShell(before, node) && onlyElements(before) && onlyElements(node)) {
+      keepSame(before, [...node.children]);
+      return before;
+    }
+    return node;
+  });
+  if (kept.length === old.length && kept.every((k, i) => k === old[i])) return;
+  parent.replaceChildren(...kept);
+}
+
+/** The same tag with the same attributes (the children may differ). */
+function sameShell(a, b) {
+  if (a.tagName !== b.tagName || a.attributes.length !== b.attributes.length) return false;
+  return [...a.attributes].every((at) => b.getAttribute(at.name) === at.value);
+}
+
+function onlyElements(node) { return [...node.childNodes].every((c) => c.nodeType === 1); }
+
 /** A card's text ("10C", "Joker", "12") as {face, label, red}. */
 function cardInfo(text) {
   if (text === null || text === undefined) return null;
@@ -570,15 +600,15 @@ class TableClient {
 
     if (!this.layout) this.layout = this.skeleton();
     const { felt, result, match, moves } = this.layout;
-    felt.replaceChildren(...[
+    keepSame(felt, [
       this.summary(),
       h("div", { class: "players", "aria-label": "Other players" }, others.map((s) => this.seatBox(s, reveal))),
       this.centre(),
       this.prompt(positional, reveal),
       mine].filter(Boolean));
-    result.replaceChildren(...(v.result ? [this.resultBox()] : []));
-    match.replaceChildren(this.matchBox());
-    moves.replaceChildren(...(this.legal.length && !reveal ? [this.movesBox()] : []));
+    keepSame(result, v.result ? [this.resultBox()] : []);
+    keepSame(match, [this.matchBox()]);
+    keepSame(moves, this.legal.length && !reveal ? [this.movesBox()] : []);
     this.updateLog();
     this.announce();
     if (active) main.querySelector(`[data-key="${CSS.escape(active)}"]`)?.focus();
