@@ -705,3 +705,132 @@ def test_the_end_of_a_match_offers_a_rematch_and_a_new_table(browser: Any, serve
     assert "wins the match" not in log and "win the match" not in log
     no_script_errors(page)
     no_script_errors(watch)
+
+
+CONTRAST = """(el) => {
+  const parse = (text) => {
+    const parts = text.match(/rgba?\\(([^)]+)\\)/)[1].split(/[\\s,/]+/).filter(Boolean).map(Number);
+    return [parts[0], parts[1], parts[2], parts.length > 3 ? parts[3] : 1];
+  };
+  const layers = [];
+  for (let node = el; node && node.nodeType === 1; node = node.parentElement) {
+    const style = getComputedStyle(node);
+    if (style.backgroundImage !== "none") return null;  // a pattern: no text on it
+    const colour = parse(style.backgroundColor);
+    layers.push(colour);
+    if (colour[3] >= 1) break;
+  }
+  let base = [255, 255, 255];
+  for (const layer of layers.reverse()) {
+    base = base.map((c, i) => layer[i] * layer[3] + c * (1 - layer[3]));
+  }
+  // a card with no face shows only its position number
+  let text = el;
+  if (parse(getComputedStyle(el).color)[3] === 0) text = el.querySelector(".pos");
+  if (!text) return null;
+  const fg = parse(getComputedStyle(text).color);
+  const ink = base.map((c, i) => fg[i] * fg[3] + c * (1 - fg[3]));
+  const linear = (v) => (v / 255 <= 0.03928 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4);
+  const lum = (rgb) => {
+    const [r, g, b] = rgb.map(linear);
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const [a, b] = [lum(ink), lum(base)];
+  return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+}"""
+"""The WCAG contrast ratio of an element's text on what is behind it (``null`` for text
+on a patterned background, which the page never uses)."""
+
+
+def _button_contrasts(page: Page, state_name: str, found: dict[str, float]) -> None:
+    """Measure every visible button with text as it is, hovered and focused."""
+    buttons = page.locator("main button:visible, main a.button-link:visible, #errors button")
+    for i in range(buttons.count()):
+        button = buttons.nth(i)
+        try:
+            text = button.inner_text(timeout=1000).strip()
+        except playwright_sync.Error:
+            continue  # redrawn meanwhile
+        if not text:
+            continue
+        for how in ("", "hover", "focus"):
+            try:
+                if how == "hover":
+                    button.hover(timeout=1000)
+                elif how == "focus":
+                    button.focus(timeout=1000)
+                ratio = button.evaluate(CONTRAST, timeout=1000)
+                pressed = button.get_attribute("aria-pressed", timeout=1000) == "true"
+            except playwright_sync.Error:
+                continue
+            if ratio is not None:
+                key = f"{state_name}: {text[:30]}{' pressed' if pressed else ''} {how}".strip()
+                found[key] = min(ratio, found.get(key, 99.0))
+    page.mouse.move(0, 0)
+
+
+def test_every_button_state_is_readable(browser: Any, server: Server) -> None:
+    """WCAG AA: each button's text, in every state met, contrasts 4.5:1 with its ground."""
+    found: dict[str, float] = {}
+    form = open_page(browser, server.url)
+    form.wait_for_selector("#create-button", timeout=WAIT)
+    _button_contrasts(form, "form", found)
+    rules = open_page(browser, server.url + "rules/snap")
+    rules.wait_for_selector("main.reference", timeout=WAIT)
+    ratio = rules.locator("nav button").evaluate(CONTRAST)
+    found["rules: print"] = ratio
+    table = server.create(variant="snap", players=3, seed=12, bots={"1": "memory", "2": "memory"})
+    page = open_page(browser, table["links"]["0"])
+    wait_ready(page)
+    person = Person(page, call_after=3, snap=False)
+    pressed_snap = False
+    for _ in range(200):
+        if person.done():
+            break
+        if page.locator("#prompt .actions button").count():
+            _button_contrasts(page, "table", found)
+        snap = page.locator("#snap-button")
+        if snap.count() and not pressed_snap:
+            snap.click()
+            page.wait_for_selector("#snap-button[aria-pressed='true']", timeout=WAIT)
+            _button_contrasts(page, "snapping", found)
+            pressed_snap = True
+            snap.click()
+        if not person.step():
+            page.wait_for_timeout(40)
+    page.wait_for_selector("#result", timeout=WAIT)
+    _button_contrasts(page, "end", found)
+    low = {k: round(v, 2) for k, v in found.items() if v < 4.5}
+    assert not low, low
+    assert pressed_snap, "the pressed Snap! button was measured"
+    assert any("pressed" in k for k in found)
+    assert len(found) >= 20
+
+
+def test_a_phone_shows_a_whole_decision_without_scrolling(browser: Any, server: Server) -> None:
+    """375 x 740, four players, a seeded table (its notice shown) and the name box."""
+    table = server.create(
+        variant="penalty", players=4, seed=3, bots={"1": "memory", "2": "memory", "3": "memory"}
+    )
+    page = open_page(browser, table["links"]["0"], {"width": 375, "height": 740})
+    wait_ready(page)
+    person = Person(page, call_after=6, snap=False)
+    person.powers = -3
+    decisions = 0
+    for _ in range(300):
+        if person.done() or decisions >= 12:
+            break
+        if page.locator("#prompt .actions button").count():
+            fit = page.evaluate(
+                "() => ({bottom: document.querySelector('.felt').getBoundingClientRect().bottom,"
+                " top: document.querySelector('.felt').getBoundingClientRect().top,"
+                " wide: document.documentElement.scrollWidth, y: window.scrollY})"
+            )
+            assert fit["y"] == 0 and fit["top"] >= 0
+            assert fit["bottom"] <= 740, f"the table ends at {fit['bottom']} px: {fit}"
+            assert fit["wide"] <= 375, "the page scrolls sideways"
+            decisions += 1
+        if not person.step():
+            page.wait_for_timeout(40)
+    assert decisions >= 6
+    no_script_errors(page)
