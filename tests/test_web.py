@@ -12,12 +12,14 @@ The screenshots the docs show (``docs/img/web-*.png``) are written by
 
 from __future__ import annotations
 
+import html
 import json
 import os
 import re
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -833,4 +835,48 @@ def test_a_phone_shows_a_whole_decision_without_scrolling(browser: Any, server: 
         if not person.step():
             page.wait_for_timeout(40)
     assert decisions >= 6
+    no_script_errors(page)
+
+
+def test_every_table_s_rules_page_is_its_quick_reference(server: Server) -> None:
+    """/rules/NAME holds every sentence of the table's quick reference, and no other
+    name opens a page."""
+    from cambio.loading import available_variants, load_ruleset
+    from cambio.render import quick_reference
+
+    for name in available_variants():
+        with urllib.request.urlopen(server.url + f"rules/{name}", timeout=10) as reply:
+            assert reply.status == 200
+            page = reply.read().decode()
+        text = html.unescape(re.sub(r"<[^>]+>", " ", page))
+        words = " ".join(text.split())
+        for line in quick_reference(load_ruleset(name), width=10_000).splitlines():
+            line = " ".join(line.strip().removeprefix("- ").split())
+            if line and set(line) != {"="}:
+                assert line in words, f"{name}: {line!r} is not on its rules page"
+    try:
+        urllib.request.urlopen(server.url + "rules/no-such-table", timeout=10)
+    except urllib.error.HTTPError as error:
+        assert error.code == 404
+    else:
+        raise AssertionError("a table that does not exist has a rules page")
+
+
+def test_the_table_links_to_its_rules_which_print_plainly(browser: Any, server: Server) -> None:
+    table = server.create(variant="five-card", players=3, bots={"1": "memory", "2": "memory"})
+    page = open_page(browser, table["links"]["0"])
+    wait_ready(page)
+    with page.context.expect_page() as opened:
+        page.click("#rules-link")
+    rules = opened.value
+    rules.wait_for_selector("main.reference h1", timeout=WAIT)
+    assert rules.inner_text("h1") == "CAMBIO · FIVE-CARD"
+    assert "[3*] [4*]" in rules.inner_text("pre.diagram")
+    assert rules.locator("nav").is_visible()
+    rules.emulate_media(media="print")
+    assert not rules.locator("nav").is_visible()  # the print stylesheet drops the buttons
+    assert rules.evaluate("() => getComputedStyle(document.body).backgroundColor") in (
+        "rgb(255, 255, 255)",
+        "rgba(0, 0, 0, 0)",
+    )
     no_script_errors(page)
