@@ -6,8 +6,8 @@ Without ``/usr/bin/chromium`` (or ``CAMBIO_CHROMIUM``) the tests skip, except un
 ``CI=true``, where they fail: ``.ci/run`` installs Chromium from the distribution.
 Playwright never downloads a browser of its own here.
 
-The screenshots the docs show (``docs/img/web-*.png``) are written by
-:func:`test_two_people_and_a_bot_play_a_snap_round`.
+The screenshots the docs show (``docs/img/web-*.png``, at 1280 and at 375 pixels wide)
+are written by :func:`test_two_people_and_a_bot_play_a_snap_round`.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ ARGS = [
     "--disable-sync",
 ]
 DESKTOP = {"width": 1280, "height": 900}
-PHONE = {"width": 390, "height": 844}
+PHONE = {"width": 375, "height": 740}
 WAIT = 20_000
 """Milliseconds a step may wait for the page (generous: two cores are shared)."""
 
@@ -397,6 +397,11 @@ def test_two_people_and_a_bot_play_a_snap_round(browser: Any, server: Server) ->
     shoot(host, "start")
 
     people = [Person(host, call_after=3), Person(guest, call_after=99)]
+    # once hidden, the opening cards are face down: the memory game
+    assert people[0].hide()
+    host.wait_for_selector("#hide-cards", state="detached", timeout=WAIT)
+    assert host.locator(".seat .card.up").count() == 0
+    shoot(host, "memory")
     shots: dict[str, bool] = {"mid": False, "reload": False}
 
     def on_move(moves: int) -> None:
@@ -673,11 +678,14 @@ def test_moves_are_highlighted_and_the_last_line_stays_in_view(
             page.wait_for_timeout(40)
     assert touched_bot, "no move of a computer player was highlighted"
     # the latest line of the log is in the prompt, on screen without scrolling
-    latest = page.locator("#latest")
-    box = latest.bounding_box()
-    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 740
-    lines = page.locator("#log li").all_inner_texts()
-    assert latest.inner_text().removeprefix("Last: ").strip() == lines[-1].strip()
+    page.wait_for_selector("#latest", timeout=WAIT)
+    seen = page.evaluate(
+        "() => { const p = document.querySelector('#latest'); const r = p.getBoundingClientRect();"
+        " const lines = [...document.querySelectorAll('#log li')].map((li) => li.innerText);"
+        " return {top: r.top, bottom: r.bottom, text: p.innerText, last: lines.at(-1)}; }"
+    )
+    assert seen["top"] >= 0 and seen["bottom"] <= 740, seen
+    assert seen["text"].removeprefix("Last: ").strip() == seen["last"].strip()
     # the highlight lasts a moment only
     page.wait_for_function(
         "() => !document.querySelector('.seat:not(.me) .card.touched')", timeout=WAIT

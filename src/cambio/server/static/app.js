@@ -85,6 +85,13 @@ function cardInfo(text) {
   return { face: text, label: text, red: false };
 }
 
+/** "the 4 of spades", "a joker", "a 12". */
+function withArticle(info) {
+  if (!info) return "a card";
+  if (info.label.includes(" of ")) return `the ${info.label}`;
+  return /^[aeiou8]|^11$|^18$/i.test(info.label) ? `an ${info.label}` : `a ${info.label}`;
+}
+
 function miniCard(text) {
   const info = cardInfo(text);
   if (!info) return h("span", { class: "mini" }, "??");
@@ -406,6 +413,23 @@ class TableClient {
 
   /** "your card 2", "Robin's card 3". */
   cardAt([owner, position]) { return `${this.whose(owner)} card ${position}`; }
+
+  /** Positions as words, grouped by owner; `actor`'s own are "their" cards:
+   * "your cards 3 and 4", "their card 2 and your card 1". */
+  cardsAt(positions, actor) {
+    const groups = [];
+    for (const [owner, position] of positions) {
+      const last = groups[groups.length - 1];
+      if (last && last.owner === owner) last.positions.push(position);
+      else groups.push({ owner, positions: [position] });
+    }
+    return groups.map(({ owner, positions: list }) => {
+      const whose = owner === this.view.seat ? "your"
+        : owner === actor ? "their" : `${this.name(owner)}'s`;
+      return list.length === 1 ? `${whose} card ${list[0]}`
+        : `${whose} cards ${list.slice(0, -1).join(", ")} and ${list[list.length - 1]}`;
+    }).join(" and ");
+  }
 
   /** "Robin's", "Robin's or Alex's", "another player's": the players other than `seat`. */
   othersOf(seat) {
@@ -843,7 +867,7 @@ class TableClient {
       if (v.phase === "opening") lines.push("Choose the cards you look at before play.");
       else if (v.power_step) lines.push(`Your power: ${this.stepWords(v.power_step, v.seat)}` +
         (v.power_step.includes("(optional)") || this.legal.some((a) => a.kind === "skip") ? ", or skip it." : "."));
-      else if (v.holding) lines.push(`You hold ${cardInfo(v.holding).label}: put it in place of one of your cards, or discard it.`);
+      else if (v.holding) lines.push(`You hold ${withArticle(cardInfo(v.holding))}: put it in place of one of your cards, or discard it.`);
       else lines.push("Your turn.");
     } else if (v.to_act !== null) {
       lines.push(`Waiting for ${this.name(v.to_act)}.`);
@@ -959,7 +983,7 @@ class TableClient {
     // the cards a line may name: public ones always; private ones only with aids
     const named = (c) => (c === null ? "a hidden card" : cardInfo(c).face);
     const cards = e.cards.map(named);
-    const where = e.positions.map((p) => this.cardAt(p)).join(" and ");
+    const where = this.cardsAt(e.positions, e.player);
     const privately = memory && e.cards.some((c) => c !== null);
     switch (e.kind) {
       case "round-start": return `Round ${e.note.replace(/^round /, "")}`;
@@ -981,7 +1005,7 @@ class TableClient {
       case "snap": return `${who} snapped ${where}: ${cards.join(" ")}!`;
       case "wrong-snap": return `${who} snapped ${where} wrongly (${cards.join(" ")}).`;
       case "penalty": return e.positions.length ? `${who} took a penalty card as ${where}.` : `${who} owed a penalty card; the stock is empty.`;
-      case "give": return `${who} gave ${this.cardAt(e.positions[0])} to fill ${this.cardAt(e.positions[1])}.`;
+      case "give": return `${who} gave ${this.cardsAt([e.positions[0]], e.player)} to fill ${this.cardsAt([e.positions[1]], e.player)}.`;
       case "call": return `${who} called Cambio!`;
       case "pass": return `${who} ended the turn.`;
       case "recycle": return "The discard pile became the new stock.";
