@@ -532,13 +532,29 @@ class TableClient {
     return { upTo, opening, at: shown };
   }
 
+  /** Positions whose cards lie face up for everyone (a failed exchange turns its cards
+   * face up where they are) until another card takes their place. */
+  faceUp() {
+    const open = new Set();
+    for (const e of this.roundEvents()) {
+      if (e.kind === "failed-exchange") {
+        for (const [o, p] of e.positions) open.add(`${o}:${p}`);
+      } else if (MOVES.has(e.kind)) {
+        for (const [o, p] of e.positions) open.delete(`${o}:${p}`);
+      }
+    }
+    return open;
+  }
+
   /** The face this page shows at a grid position, or null (face down). */
   face(owner, index, reveal) {
     const v = this.view;
     const text = v.grids[owner][index];
     if (text === null || text === undefined) return null;
     if (v.aids || v.result || v.seat === null) return text;
-    return reveal && reveal.at.has(`${owner}:${index + 1}`) ? text : null;
+    const key = `${owner}:${index + 1}`;
+    if (this.open && this.open.has(key)) return text;
+    return reveal && reveal.at.has(key) ? text : null;
   }
 
   hide(reveal) {
@@ -620,6 +636,7 @@ class TableClient {
     for (let s = 0; s < v.players; s++) if (s !== v.seat) order.push(s);
     const others = order.filter((s) => v.present[s].length);
     const reveal = this.reveal();
+    this.open = this.faceUp();
     const mine = v.seat !== null && v.present[v.seat].length ? this.seatBox(v.seat, reveal) : null;
 
     if (!this.layout) this.layout = this.skeleton();
