@@ -146,6 +146,12 @@ def scenario(send: Recorder) -> None:
         {"type": "act", "table": "a", "seat": seat, "action": "draw", "at": 3}, "stale-action", "a"
     )
     send.refused({"type": "next-round", "table": "a"}, "not-between-rounds", "a")
+    send.refused({"type": "rematch", "table": "a"}, "match-running", "a")
+    send.refused({"type": "name", "table": "a", "seat": 0, "name": " "}, "bad-field", "a")
+    named = send({"type": "name", "table": "a", "seat": 0, "name": "  Ana   Lee "})
+    assert named == {"type": "named", "table": "a", "seat": 0, "name": "Ana Lee"}
+    names = send({"type": "view", "table": "a", "seat": 1})["view"]["names"]
+    assert names == ["Ana Lee", "Player 2", "Player 3"]
 
     acted = send({"type": "act", "table": "a", "seat": seat, "action": f"P{seat} TAKE", "at": 0})
     assert acted["action"]["kind"] == "take" and acted["at"] == 1
@@ -177,6 +183,10 @@ def scenario(send: Recorder) -> None:
     assert all(card is not None for hand in final["result"]["hands"] for card in hand)
     send.refused({"type": "act", "table": "a", "seat": 0, "action": "draw"}, "match-over", "a")
     send.refused({"type": "next-round", "table": "a"}, "match-over", "a")
+    assert send({"type": "rematch", "table": "a"})["type"] == "rematched"
+    again = send({"type": "view", "table": "a", "seat": 0})["view"]
+    assert not again["match_over"] and again["result"] is None and again["at"] == 0
+    assert again["names"][0] == "Ana Lee" and not again["arranged"]
 
     # A match of several rounds, two seats played by bots on the engine's side.
     made = send(
@@ -222,6 +232,8 @@ def test_stdio_covers_every_message_and_error(stdio: StdioEngine) -> None:
         "saved",
         "loaded",
         "round-started",
+        "named",
+        "rematched",
         "closed",
         "error",
     }

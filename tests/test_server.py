@@ -189,6 +189,7 @@ def test_websocket_covers_every_message_and_error(client: TestClient) -> None:
         me.refused(message, code)
     watcher.refused({"type": "act", "action": 0, "at": 0}, "forbidden")
     watcher.refused({"type": "next-round"}, "forbidden")
+    me.refused({"type": "rematch"}, "match-running")
     assert watcher.send({"type": "view"})["legal"] == []
     assert watcher.send({"type": "events", "since": 0})["seat"] is None
 

@@ -6,18 +6,20 @@ Without ``/usr/bin/chromium`` (or ``CAMBIO_CHROMIUM``) the tests skip, except un
 ``CI=true``, where they fail: ``.ci/run`` installs Chromium from the distribution.
 Playwright never downloads a browser of its own here.
 
-The screenshots the docs show (``docs/img/web-*.png``) are written by
-:func:`test_two_people_and_a_bot_play_a_snap_round`.
+The screenshots the docs show (``docs/img/web-*.png``, at 1280 and at 375 pixels wide)
+are written by :func:`test_two_people_and_a_bot_play_a_snap_round`.
 """
 
 from __future__ import annotations
 
+import html
 import json
 import os
 import re
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -49,7 +51,7 @@ ARGS = [
     "--disable-sync",
 ]
 DESKTOP = {"width": 1280, "height": 900}
-PHONE = {"width": 390, "height": 844}
+PHONE = {"width": 375, "height": 740}
 WAIT = 20_000
 """Milliseconds a step may wait for the page (generous: two cores are shared)."""
 
@@ -228,6 +230,7 @@ class Person:
         self.snapped = False
         self.replaced = False
         self.powers = 0
+        self.hidden = 0
 
     def done(self) -> bool:
         return self.page.locator("#result").count() > 0
@@ -254,8 +257,22 @@ class Person:
                 f"clicking {selector} changed nothing; the page asks: {prompt}"
             ) from error
 
+    def hide(self) -> bool:
+        """Hide the cards the table shows (the opening peek, a peek), if it shows any."""
+        button = self.page.locator("#hide-cards")
+        if not button.count():
+            return False
+        try:
+            button.click(timeout=5000)
+        except playwright_sync.TimeoutError:
+            return True  # redrawn under the click: look again
+        self.hidden += 1
+        return True
+
     def step(self) -> bool:
         """Make one move if the page asks this seat for one; False when it does not."""
+        if self.hide():
+            return True
         data = state(self.page)
         view, legal = data["view"], data["legal"]
         if not legal or view["result"] is not None:
@@ -380,6 +397,11 @@ def test_two_people_and_a_bot_play_a_snap_round(browser: Any, server: Server) ->
     shoot(host, "start")
 
     people = [Person(host, call_after=3), Person(guest, call_after=99)]
+    # once hidden, the opening cards are face down: the memory game
+    assert people[0].hide()
+    host.wait_for_selector("#hide-cards", state="detached", timeout=WAIT)
+    assert host.locator(".seat .card.up").count() == 0
+    shoot(host, "memory")
     shots: dict[str, bool] = {"mid": False, "reload": False}
 
     def on_move(moves: int) -> None:
@@ -430,8 +452,11 @@ def test_a_practice_round_against_bots(browser: Any, server: Server) -> None:
     )
     page = open_page(browser, table["links"]["0"])
     wait_ready(page)
-    page.wait_for_selector("#prompt button", timeout=WAIT)
-    button = page.locator("#prompt button").first
+    page.wait_for_selector("#hide-cards", timeout=WAIT)
+    page.locator("#hide-cards").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#hide-cards", state="detached", timeout=WAIT)
+    button = page.locator("#prompt .actions button").first
     assert button.inner_text()
     button.focus()
     at = state(page)["view"]["at"]
@@ -445,8 +470,15 @@ def test_a_practice_round_against_bots(browser: Any, server: Server) -> None:
     cells = page.locator("#match tbody tr:last-child td").all_inner_texts()
     assert [int(c) for c in cells] == totals
     # The practice table plays a single round: the match is over with it.
-    assert "The match is over" in page.locator("#match-over").inner_text()
+    winners = state(page)["view"]["match"]["winners"]
+    names = state(page)["view"]["names"]
+    over = page.locator("#match-over").inner_text()
+    if winners == [0]:
+        assert over == "You win the match!"
+    elif len(winners) == 1:
+        assert over == f"{names[winners[0]]} wins the match."
     assert page.locator("#next-round").count() == 0
+    assert page.locator("#rematch").is_visible() and page.locator("#new-table").is_visible()
     no_script_errors(page)
 
 
@@ -596,3 +628,263 @@ def test_an_arranged_table_says_so_to_every_seat_and_spectator(
                 assert "Arranged" not in page.inner_text("main")
             no_script_errors(page)
             page.context.close()
+
+
+def test_a_redraw_during_a_click_does_not_lose_it(browser: Any, server: Server) -> None:
+    """The first click on *Start the next round* always starts it.
+
+    The page redraws the table on every update and when a highlight ends; a click is
+    lost when its press and its release land on two different elements, which is what
+    a redraw that replaced the button between the two did. Here the table redraws
+    (with a change elsewhere on it) while the button is held down.
+    """
+    table = server.create(variant="snap", players=3, seed=4, bots={"1": "memory", "2": "memory"})
+    page = open_page(browser, table["links"]["0"])
+    wait_ready(page)
+    play_to_the_end([Person(page, call_after=2, snap=False)])
+    page.wait_for_selector("#next-round", timeout=WAIT)
+    box = page.locator("#next-round").bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.evaluate(
+        "() => { const t = window.cambioTable; t.touched.set('1:1', Date.now() + 60000);"
+        " t.render(); }"
+    )
+    assert page.locator(".card.touched[data-owner='1'][data-pos='1']").count() == 1
+    page.mouse.up()
+    page.wait_for_function("() => window.cambioTable.view.round === 2", timeout=WAIT)
+    no_script_errors(page)
+
+
+def test_moves_are_highlighted_and_the_last_line_stays_in_view(
+    browser: Any, server: Server
+) -> None:
+    table = server.create(variant="practice", seed=6, bots={"1": "memory", "2": "memory"})
+    page = open_page(browser, table["links"]["0"], {"width": 375, "height": 740})
+    wait_ready(page)
+    person = Person(page, call_after=99, snap=False)
+    assert person.hide()
+    touched_bot = False
+    for _ in range(300):
+        if person.done():
+            break
+        if page.locator(".seat:not(.me) .card.touched").count():
+            touched_bot = True
+            label = page.locator(".seat:not(.me) .card.touched").first.get_attribute("aria-label")
+            assert label is not None and "just changed" in label
+            break
+        if not person.step():
+            page.wait_for_timeout(40)
+    assert touched_bot, "no move of a computer player was highlighted"
+    # the latest line of the log is in the prompt, on screen without scrolling
+    page.wait_for_selector("#latest", timeout=WAIT)
+    seen = page.evaluate(
+        "() => { const p = document.querySelector('#latest'); const r = p.getBoundingClientRect();"
+        " const lines = [...document.querySelectorAll('#log li')].map((li) => li.innerText);"
+        " return {top: r.top, bottom: r.bottom, text: p.innerText, last: lines.at(-1)}; }"
+    )
+    assert seen["top"] >= 0 and seen["bottom"] <= 740, seen
+    assert seen["text"].removeprefix("Last: ").strip() == seen["last"].strip()
+    # the highlight lasts a moment only
+    page.wait_for_function(
+        "() => !document.querySelector('.seat:not(.me) .card.touched')", timeout=WAIT
+    )
+    no_script_errors(page)
+
+
+def test_the_end_of_a_match_offers_a_rematch_and_a_new_table(browser: Any, server: Server) -> None:
+    table = server.create(variant="practice", seed=5, bots={"1": "memory", "2": "memory"})
+    page = open_page(browser, table["links"]["0"])
+    watch = open_page(browser, table["spectator_link"])
+    wait_ready(page)
+    play_to_the_end([Person(page, call_after=2, snap=False)])
+    assert page.get_attribute("#new-table", "href") == "/"
+    assert watch.locator("#rematch").count() == 0  # a spectator cannot start one
+    page.click("#rematch")
+    for seen in (page, watch):
+        seen.wait_for_function(
+            "() => !window.cambioTable.view.match_over && !window.cambioTable.view.result",
+            timeout=WAIT,
+        )
+        seen.wait_for_selector("#result", state="detached", timeout=WAIT)
+    # the new match is dealt afresh: the opening cards are shown, then hidden again
+    page.wait_for_selector("#hide-cards", timeout=WAIT)
+    assert state(page)["view"]["arranged"] is False
+    log = page.locator("#log").inner_text()
+    assert "wins the match" not in log and "win the match" not in log
+    no_script_errors(page)
+    no_script_errors(watch)
+
+
+CONTRAST = """(el) => {
+  const parse = (text) => {
+    const parts = text.match(/rgba?\\(([^)]+)\\)/)[1].split(/[\\s,/]+/).filter(Boolean).map(Number);
+    return [parts[0], parts[1], parts[2], parts.length > 3 ? parts[3] : 1];
+  };
+  const layers = [];
+  for (let node = el; node && node.nodeType === 1; node = node.parentElement) {
+    const style = getComputedStyle(node);
+    if (style.backgroundImage !== "none") return null;  // a pattern: no text on it
+    const colour = parse(style.backgroundColor);
+    layers.push(colour);
+    if (colour[3] >= 1) break;
+  }
+  let base = [255, 255, 255];
+  for (const layer of layers.reverse()) {
+    base = base.map((c, i) => layer[i] * layer[3] + c * (1 - layer[3]));
+  }
+  // a card with no face shows only its position number
+  let text = el;
+  if (parse(getComputedStyle(el).color)[3] === 0) text = el.querySelector(".pos");
+  if (!text) return null;
+  const fg = parse(getComputedStyle(text).color);
+  const ink = base.map((c, i) => fg[i] * fg[3] + c * (1 - fg[3]));
+  const linear = (v) => (v / 255 <= 0.03928 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4);
+  const lum = (rgb) => {
+    const [r, g, b] = rgb.map(linear);
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const [a, b] = [lum(ink), lum(base)];
+  return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+}"""
+"""The WCAG contrast ratio of an element's text on what is behind it (``null`` for text
+on a patterned background, which the page never uses)."""
+
+
+def _button_contrasts(page: Page, state_name: str, found: dict[str, float]) -> None:
+    """Measure every visible button with text as it is, hovered and focused."""
+    buttons = page.locator("main button:visible, main a.button-link:visible, #errors button")
+    for i in range(buttons.count()):
+        button = buttons.nth(i)
+        try:
+            text = button.inner_text(timeout=1000).strip()
+        except playwright_sync.Error:
+            continue  # redrawn meanwhile
+        if not text:
+            continue
+        for how in ("", "hover", "focus"):
+            try:
+                if how == "hover":
+                    button.hover(timeout=1000)
+                elif how == "focus":
+                    button.focus(timeout=1000)
+                ratio = button.evaluate(CONTRAST, timeout=1000)
+                pressed = button.get_attribute("aria-pressed", timeout=1000) == "true"
+            except playwright_sync.Error:
+                continue
+            if ratio is not None:
+                key = f"{state_name}: {text[:30]}{' pressed' if pressed else ''} {how}".strip()
+                found[key] = min(ratio, found.get(key, 99.0))
+    page.mouse.move(0, 0)
+
+
+def test_every_button_state_is_readable(browser: Any, server: Server) -> None:
+    """WCAG AA: each button's text, in every state met, contrasts 4.5:1 with its ground."""
+    found: dict[str, float] = {}
+    form = open_page(browser, server.url)
+    form.wait_for_selector("#create-button", timeout=WAIT)
+    _button_contrasts(form, "form", found)
+    rules = open_page(browser, server.url + "rules/snap")
+    rules.wait_for_selector("main.reference", timeout=WAIT)
+    ratio = rules.locator("nav button").evaluate(CONTRAST)
+    found["rules: print"] = ratio
+    table = server.create(variant="snap", players=3, seed=12, bots={"1": "memory", "2": "memory"})
+    page = open_page(browser, table["links"]["0"])
+    wait_ready(page)
+    person = Person(page, call_after=3, snap=False)
+    pressed_snap = False
+    for _ in range(200):
+        if person.done():
+            break
+        if page.locator("#prompt .actions button").count():
+            _button_contrasts(page, "table", found)
+        snap = page.locator("#snap-button")
+        if snap.count() and not pressed_snap:
+            snap.click()
+            page.wait_for_selector("#snap-button[aria-pressed='true']", timeout=WAIT)
+            _button_contrasts(page, "snapping", found)
+            pressed_snap = True
+            snap.click()
+        if not person.step():
+            page.wait_for_timeout(40)
+    page.wait_for_selector("#result", timeout=WAIT)
+    _button_contrasts(page, "end", found)
+    low = {k: round(v, 2) for k, v in found.items() if v < 4.5}
+    assert not low, low
+    assert pressed_snap, "the pressed Snap! button was measured"
+    assert any("pressed" in k for k in found)
+    assert len(found) >= 20
+
+
+def test_a_phone_shows_a_whole_decision_without_scrolling(browser: Any, server: Server) -> None:
+    """375 x 740, four players, a seeded table (its notice shown) and the name box."""
+    table = server.create(
+        variant="penalty", players=4, seed=3, bots={"1": "memory", "2": "memory", "3": "memory"}
+    )
+    page = open_page(browser, table["links"]["0"], {"width": 375, "height": 740})
+    wait_ready(page)
+    person = Person(page, call_after=6, snap=False)
+    person.powers = -3
+    decisions = 0
+    for _ in range(300):
+        if person.done() or decisions >= 12:
+            break
+        if page.locator("#prompt .actions button").count():
+            fit = page.evaluate(
+                "() => ({bottom: document.querySelector('.felt').getBoundingClientRect().bottom,"
+                " top: document.querySelector('.felt').getBoundingClientRect().top,"
+                " wide: document.documentElement.scrollWidth, y: window.scrollY})"
+            )
+            assert fit["y"] == 0 and fit["top"] >= 0
+            assert fit["bottom"] <= 740, f"the table ends at {fit['bottom']} px: {fit}"
+            assert fit["wide"] <= 375, "the page scrolls sideways"
+            decisions += 1
+        if not person.step():
+            page.wait_for_timeout(40)
+    assert decisions >= 6
+    no_script_errors(page)
+
+
+def test_every_table_s_rules_page_is_its_quick_reference(server: Server) -> None:
+    """/rules/NAME holds every sentence of the table's quick reference, and no other
+    name opens a page."""
+    from cambio.loading import available_variants, load_ruleset
+    from cambio.render import quick_reference
+
+    for name in available_variants():
+        with urllib.request.urlopen(server.url + f"rules/{name}", timeout=10) as reply:
+            assert reply.status == 200
+            page = reply.read().decode()
+        text = html.unescape(re.sub(r"<[^>]+>", " ", page))
+        words = " ".join(text.split())
+        for line in quick_reference(load_ruleset(name), width=10_000).splitlines():
+            line = " ".join(line.strip().removeprefix("- ").split())
+            if line and set(line) != {"="}:
+                assert line in words, f"{name}: {line!r} is not on its rules page"
+    try:
+        urllib.request.urlopen(server.url + "rules/no-such-table", timeout=10)
+    except urllib.error.HTTPError as error:
+        assert error.code == 404
+    else:
+        raise AssertionError("a table that does not exist has a rules page")
+
+
+def test_the_table_links_to_its_rules_which_print_plainly(browser: Any, server: Server) -> None:
+    table = server.create(variant="five-card", players=3, bots={"1": "memory", "2": "memory"})
+    page = open_page(browser, table["links"]["0"])
+    wait_ready(page)
+    with page.context.expect_page() as opened:
+        page.click("#rules-link")
+    rules = opened.value
+    rules.wait_for_selector("main.reference h1", timeout=WAIT)
+    assert rules.inner_text("h1") == "CAMBIO · FIVE-CARD"
+    assert "[3*] [4*]" in rules.inner_text("pre.diagram")
+    assert rules.locator("nav").is_visible()
+    rules.emulate_media(media="print")
+    assert not rules.locator("nav").is_visible()  # the print stylesheet drops the buttons
+    assert rules.evaluate("() => getComputedStyle(document.body).backgroundColor") in (
+        "rgb(255, 255, 255)",
+        "rgba(0, 0, 0, 0)",
+    )
+    no_script_errors(page)

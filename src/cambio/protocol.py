@@ -66,6 +66,7 @@ from .match import Match
 from .round import Round
 from .rules import RuleSet
 from .scoring import RoundResult
+from .seat_names import clean_name, default_names
 from .views import PlayerView
 
 if sys.version_info >= (3, 11):
@@ -117,6 +118,7 @@ ERROR_CODES: dict[str, str] = {
     "round-over": "the round shown is over: ask for next-round",
     "not-between-rounds": "next-round while a round is still being played",
     "match-over": "the match is over",
+    "match-running": "a rematch while the match is still being played",
     "bad-rules": "the profile or rule text cannot be loaded, or the table cannot seat that",
     "bad-save": "the save document cannot be loaded",
     "unauthorized": "no token, or a token that opens no seat",
@@ -137,6 +139,8 @@ REQUEST_TYPES = (
     "save",
     "load",
     "next-round",
+    "name",
+    "rematch",
     "close",
 )
 """The request types, in the order the docs list them."""
@@ -408,6 +412,13 @@ class Table:
     and scores) until somebody asks for ``next-round``; meanwhile nobody may act.
     ``meta`` is free data that a transport keeps with the table (the server's tokens).
 
+    ``names`` holds the names seats chose (a seat without one is called as
+    :func:`~cambio.seat_names.default_names` says). ``aids`` marks a table of learner's
+    aids: its pages keep showing every card a seat has seen, where a table without
+    them shows a card only while the table shows it (the opening peek until it is
+    hidden, a peek until it is hidden, the final reveal). It is chosen when the table
+    is created and every view carries it.
+
     ``arranged`` says that whoever made the table may know its cards: it gave the seed
     or a prepared deck. A match with a prepared deck is always arranged. Every view
     carries the flag, and saves keep it. The match's seed itself appears in no view
@@ -425,8 +436,14 @@ class Table:
         meta: Mapping[str, Any] | None = None,
         log: list[Event] | None = None,
         arranged: bool = False,
+        names: Mapping[int, str] | None = None,
+        aids: bool = False,
     ) -> None:
         self.name = name
+        self.names: dict[int, str] = dict(sorted((names or {}).items()))
+        """The names seats chose, by match seat."""
+        self.aids = bool(aids)
+        """Learner's aids: pages show every card a seat has seen, for the whole round."""
         self.match = match
         self.arranged = bool(arranged) or any(d is not None for d in match.decks)
         """Its creator chose the seed or a deck, so the creator may know the cards."""
@@ -459,6 +476,34 @@ class Table:
         if self.showing < len(m.records):
             return m.played_rounds[self.showing], m.records[self.showing].players
         return m.round, m.round_seats
+
+    def seat_names(self) -> list[str]:
+        """The name of every match seat (a chosen one, else the default)."""
+        names = default_names(self.match.players, self.bot_names)
+        for seat, chosen in self.names.items():
+            if 0 <= seat < len(names):
+                names[seat] = chosen
+        return names
+
+    def rename(self, seat: int, name: object) -> None:
+        """Give ``seat`` the name ``name`` (cleaned; ``bad-field`` if it cannot be one)."""
+        try:
+            self.names[seat] = clean_name(name)
+        except ValueError as error:
+            raise ProtocolError("bad-field", str(error), "$.name") from None
+
+    def rematch(self) -> None:
+        """Start the match again once it is over: the same rules, seats, bots, names and
+        aids, a fresh deal from a seed drawn here (kept secret, so not arranged)."""
+        m = self.match
+        if not m.is_over:
+            raise ProtocolError("match-running", "the match is still being played")
+        self.match = Match(m.rules, m.players, seed=secrets.randbelow(2**63))
+        self.arranged = False
+        self.log = _opening_log(self.match)
+        self.showing = 0
+        self._seen = _SeenFold()
+        self._reset_bots()
 
     def _reset_bots(self) -> None:
         for seat, bot in self._bots.items():
@@ -500,6 +545,15 @@ class Table:
         result = rnd.result
         records = m.records
         step = shown.power_step
+        fires = None  # the steps that discarding the card this seat holds would start
+        powers = m.rules.powers
+        if own is not None and own.holding is not None and own.holding_from_stock:
+            power = powers.power_of(own.holding) if powers.timing == "discard" else None
+            if power is not None:
+                fires = [
+                    f"{s.action} {s.scope}" + (" (optional)" if s.optional else "")
+                    for s in power.steps
+                ]
         return {
             "table": self.name,
             "seat": seat,
@@ -528,6 +582,7 @@ class Table:
             if step is None
             else f"{step.action} {step.scope}" + (" (optional)" if step.optional else ""),
             "window_open": shown.window_open,
+            "discard_power": fires,
             "opening_positions": list(own.opening_positions) if own is not None else [],
             "known_by": _known_by(
                 shown,
@@ -537,6 +592,8 @@ class Table:
                 self._seen.masks(rnd, shown, max((len(row) for row in shown.present), default=0)),
             ),
             "bots": {str(s): name for s, name in self.bot_names.items()},
+            "names": self.seat_names(),
+            "aids": self.aids,
             "result": None if result is None else _result_json(result, seats),
             "match": {
                 "round_number": self.showing + 1,
@@ -695,33 +752,27 @@ class Table:
     # -- saving ------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
         """The table as a save document (:meth:`from_dict` reads it back)."""
+        return self._document(self.match.to_dict())
+
+    def _document(self, match: object) -> dict[str, Any]:
+        """The save document with ``match`` in the match's place."""
         return {
             "format": TABLE_FORMAT,
             "name": self.name,
-            "match": self.match.to_dict(),
+            "match": match,
             "bots": {str(s): n for s, n in self.bot_names.items()},
             "showing": self.showing,
             "arranged": self.arranged,
+            "names": {str(s): n for s, n in self.names.items()},
+            "aids": self.aids,
             "meta": self.meta,
         }
 
     def to_json(self) -> str:
         """:meth:`to_dict` as compact JSON text, made without re-encoding the parts of
         the match that never change (see :meth:`cambio.Match.to_json`)."""
-        compact = (",", ":")
-        rest = json.dumps(
-            {
-                "bots": {str(s): n for s, n in self.bot_names.items()},
-                "showing": self.showing,
-                "arranged": self.arranged,
-                "meta": self.meta,
-            },
-            separators=compact,
-        )
-        return (
-            f'{{"format":{json.dumps(TABLE_FORMAT)},"name":{json.dumps(self.name)},'
-            f'"match":{self.match.to_json()},{rest[1:]}'
-        )
+        head, _, tail = json.dumps(self._document(0), separators=(",", ":")).partition('"match":0,')
+        return f'{head}"match":{self.match.to_json()},{tail}'
 
     @classmethod
     def from_dict(cls, data: object, name: str | None = None) -> Table:
@@ -749,8 +800,20 @@ class Table:
             arranged = data.get("arranged", False)
             if not isinstance(arranged, bool):
                 raise ValueError("arranged must be true or false")
+            aids = data.get("aids", False)
+            if not isinstance(aids, bool):
+                raise ValueError("aids must be true or false")
+            names = _names_from(data.get("names", {}), match.players)
             return cls(
-                table_name, match, bots, showing=showing, meta=meta, log=log, arranged=arranged
+                table_name,
+                match,
+                bots,
+                showing=showing,
+                meta=meta,
+                log=log,
+                arranged=arranged,
+                names=names,
+                aids=aids,
             )
         except ProtocolError as error:
             raise ProtocolError("bad-save", error.message) from None
@@ -763,6 +826,22 @@ def _opening_log(match: Match) -> list[Event]:
     if match.actions:
         raise ValueError("the opening log of a match already under way is unknown")
     return [*match.events, *match.round.events]
+
+
+def _names_from(raw: object, players: int) -> dict[int, str]:
+    """The ``names`` of a create request or a save: seat number as a string, a name."""
+    if not isinstance(raw, dict):
+        raise ProtocolError("bad-field", "names must map seats to names", "$.names")
+    out: dict[int, str] = {}
+    for key, name in raw.items():
+        where = f"$.names.{key}"
+        if not isinstance(key, str) or not key.isdigit() or int(key) >= players:
+            raise ProtocolError("wrong-seat", f"there is no seat {key} at this table", where)
+        try:
+            out[int(key)] = clean_name(name)
+        except ValueError as error:
+            raise ProtocolError("bad-field", str(error), where) from None
+    return out
 
 
 def _bots_from(raw: object, players: int) -> dict[int, str]:
@@ -1213,7 +1292,10 @@ class Engine:
             where = "$.decks" if "deck" in str(error) or "card" in str(error) else "$.players"
             raise ProtocolError("bad-rules", str(error), where) from None
         bots = _bots_from(msg.get("bots", {}), match.players)
-        table = Table(name, match, bots, arranged="seed" in msg)
+        names = _names_from(msg.get("names", {}), match.players)
+        table = Table(
+            name, match, bots, arranged="seed" in msg, names=names, aids=msg.get("aids", False)
+        )
         self._add(table)
         reply = {"type": "created", **_summary(table)}
         if "seed" in msg:  # the creator's own seed: it knows it; a drawn one stays here
@@ -1291,6 +1373,20 @@ class Engine:
             "round": table.showing + 1,
             "at": table.at,
         }
+
+    def _on_name(self, msg: dict[str, Any]) -> dict[str, Any]:
+        table = self.table(msg["table"])
+        seat = self._seat(table, msg["seat"], acting=True)
+        table.rename(seat, msg["name"])
+        self.persist(table)
+        return {"type": "named", "table": table.name, "seat": seat, "name": table.names[seat]}
+
+    def _on_rematch(self, msg: dict[str, Any]) -> dict[str, Any]:
+        table = self.table(msg["table"])
+        table.rematch()
+        self._bots_move(table)
+        self.persist(table)
+        return {"type": "rematched", "table": table.name, "at": table.at}
 
     def _on_close(self, msg: dict[str, Any]) -> dict[str, Any]:
         table = self.table(msg["table"])

@@ -47,14 +47,16 @@ from urllib.parse import urlsplit
 import attrs
 from starlette.applications import Starlette
 from starlette.requests import ClientDisconnect, HTTPConnection, Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from ..loading import available_variants, load_ruleset
 from ..protocol import Engine, ProtocolError, Table, write_atomically
 from ..rules import table_costs
 from .journal import Journal, recover
+from .rules_page import rules_html
 from .workers import BotPool
 
 __all__ = ["GameServer", "ServerConfig", "create_app"]
@@ -62,7 +64,9 @@ __all__ = ["GameServer", "ServerConfig", "create_app"]
 _log = logging.getLogger("cambio.server")
 
 # No connection may ask for save (the whole table: its seed, every card) or load.
-_SEAT_REQUESTS = frozenset({"hello", "variants", "view", "act", "events", "next-round"})
+_SEAT_REQUESTS = frozenset(
+    {"hello", "variants", "view", "act", "events", "next-round", "name", "rematch"}
+)
 _SPECTATOR_REQUESTS = frozenset({"hello", "variants", "view", "events"})
 _STATUS = {"too-many-tables": 503, "rate-limited": 429, "unauthorized": 401, "expired-token": 403}
 
@@ -793,7 +797,7 @@ class GameServer:
         if "seat" in message and message["seat"] != seat:
             raise ProtocolError("wrong-seat", "this token is for another seat", "$.seat")
         request = dict(message)
-        if kind in ("view", "act", "events", "save", "next-round"):
+        if kind in ("view", "act", "events", "save", "next-round", "name", "rematch"):
             request["table"] = table.name
             if seat is not None:
                 request["seat"] = seat
@@ -826,7 +830,10 @@ class GameServer:
         reply = self.engine.handle(request)
         if reply["type"] == "error":
             raise ProtocolError(reply["code"], reply["message"], reply.get("where", ""))
-        if kind in ("act", "next-round"):
+        if kind == "rematch":  # a fresh log: every connection gets it from the start
+            for other in self.connections.get(table.name, ()):
+                other.sent = 0
+        if kind in ("act", "next-round", "name", "rematch"):
             raise _Changed(reply)
         return reply
 
@@ -994,7 +1001,20 @@ _LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
 _ALL_REQUESTS = frozenset(
-    {"hello", "variants", "create", "view", "act", "events", "save", "load", "next-round", "close"}
+    {
+        "hello",
+        "variants",
+        "create",
+        "view",
+        "act",
+        "events",
+        "save",
+        "load",
+        "next-round",
+        "name",
+        "rematch",
+        "close",
+    }
 )
 
 
@@ -1084,6 +1104,16 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     async def variants(request: Request) -> Response:
         return JSONResponse(server().variants())
 
+    async def rules(request: Request) -> Response:
+        name = request.path_params["name"]
+        if name not in available_variants():
+            return HTMLResponse(
+                "<!doctype html><title>No such table</title><p>There is no bundled table "
+                'of that name. <a href="/">Back to the tables</a></p>',
+                status_code=404,
+            )
+        return HTMLResponse(rules_html(load_ruleset(name)))
+
     async def create(request: Request) -> Response:
         game = server()
         limits = game.config
@@ -1123,6 +1153,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         routes=[
             Route("/", index),
             Route("/api/variants", variants),
+            Route("/rules/{name}", rules),
             Route("/api/tables", create, methods=["POST"]),
             WebSocketRoute("/ws", websocket),
             Mount("/static", StaticFiles(directory=_static()), name="static"),

@@ -43,6 +43,36 @@ function showError(message) {
 
 function clearErrors() { errors.replaceChildren(); }
 
+/** Put `fresh` in `parent`, keeping each old child that would be drawn exactly the same.
+ *
+ * A redraw must not replace a button under the pointer: a click whose press and release
+ * land on two different elements is lost (an update or a highlight ending between the
+ * two did that to "Start the next round"). Same markup means the same element and the
+ * same action, so the old one stays, with its listeners. */
+function keepSame(parent, fresh) {
+  const old = [...parent.children];
+  const kept = fresh.map((node, i) => {
+    const before = old[i];
+    if (!before) return node;
+    if (before.outerHTML === node.outerHTML) return before;
+    if (sameShell(before, node) && onlyElements(before) && onlyElements(node)) {
+      keepSame(before, [...node.children]);
+      return before;
+    }
+    return node;
+  });
+  if (kept.length === old.length && kept.every((k, i) => k === old[i])) return;
+  parent.replaceChildren(...kept);
+}
+
+/** The same tag with the same attributes (the children may differ). */
+function sameShell(a, b) {
+  if (a.tagName !== b.tagName || a.attributes.length !== b.attributes.length) return false;
+  return [...a.attributes].every((at) => b.getAttribute(at.name) === at.value);
+}
+
+function onlyElements(node) { return [...node.childNodes].every((c) => c.nodeType === 1); }
+
 /** A card's text ("10C", "Joker", "12") as {face, label, red}. */
 function cardInfo(text) {
   if (text === null || text === undefined) return null;
@@ -53,6 +83,13 @@ function cardInfo(text) {
   }
   if (text.toLowerCase() === "joker") return { face: "Jkr", label: "joker", red: false };
   return { face: text, label: text, red: false };
+}
+
+/** "the 4 of spades", "a joker", "a 12". */
+function withArticle(info) {
+  if (!info) return "a card";
+  if (info.label.includes(" of ")) return `the ${info.label}`;
+  return /^[aeiou8]|^11$|^18$/i.test(info.label) ? `an ${info.label}` : `a ${info.label}`;
 }
 
 function miniCard(text) {
@@ -90,6 +127,7 @@ async function showCreate() {
   const seed = h("input", { id: "seed", type: "number", min: 0, placeholder: "random",
     "aria-describedby": "seed-hint" });
   const seats = h("fieldset", { class: "seats" });
+  const aids = h("input", { id: "aids", type: "checkbox", "aria-describedby": "aids-hint" });
 
   function chosen() { return variants.find((v) => v.name === variant.value); }
   function drawSeats() {
@@ -99,11 +137,11 @@ async function showCreate() {
     for (let s = 0; s < count; s++) {
       const fallback = s < 2 ? "person" : (botNames.includes("memory") ? "memory" : botNames[0]);
       const value = old[s] || fallback;
-      seats.append(h("label", { class: "field" }, `Seat P${s}`,
+      seats.append(h("label", { class: "field" }, `Seat ${s + 1}`,
         h("select", { name: `seat-${s}`, "data-seat": s },
           h("option", { value: "person", selected: value === "person" }, "a person"),
           botNames.map((b) => h("option", { value: b, selected: value === b },
-            `bot: ${b} (${data.bots[b]})`)))));
+            `a computer player (${b}: ${data.bots[b]})`)))));
     }
   }
   function onVariant() {
@@ -129,6 +167,10 @@ async function showCreate() {
     rulesField,
     h("div", { class: "field" }, h("label", { for: "players" }, "Players"), players),
     seats,
+    h("div", { class: "field check" }, h("label", { for: "aids" }, aids, " Learner's aids"),
+      h("p", { class: "hint", id: "aids-hint" }, "Without aids you must remember your cards: " +
+        "they turn face down once you hide them. With aids, every card you have seen stays " +
+        "face up for the whole round, and every player is told the table has aids.")),
     h("div", { class: "field" }, h("label", { for: "seed" }, "Seed (optional, for a repeatable deal)"), seed,
       h("p", { class: "hint", id: "seed-hint" }, "A seed makes the table arranged: you could " +
         "know the cards, so every player and spectator is told. Without one the server " +
@@ -141,6 +183,7 @@ async function showCreate() {
     if (chosen()) body.variant = variant.value;
     else body.rules = rules.value;
     if (seed.value !== "") body.seed = Number(seed.value);
+    if (aids.checked) body.aids = true;
     for (const select of seats.querySelectorAll("select")) {
       if (select.value !== "person") body.bots[select.dataset.seat] = select.value;
     }
@@ -154,7 +197,7 @@ async function showCreate() {
       return;
     }
     if (reply.type === "error") {
-      showError(`The table was not created: ${reply.message}` + (reply.where ? ` (at ${reply.where})` : ""));
+      showError(`The table was not created: ${plainMessage(reply)}`);
       return;
     }
     showLinks(result, reply);
@@ -165,21 +208,22 @@ async function showCreate() {
 
 function showLinks(section, reply) {
   const rows = Object.entries(reply.links).map(([seat, link]) => {
+    const n = Number(seat) + 1;
     const input = h("input", { type: "text", readonly: true, value: link,
-      "aria-label": `Join link for seat P${seat}` });
+      "aria-label": `Join link for seat ${n}` });
     return h("li", { "data-seat": seat },
-      h("div", { class: "link-row" }, h("strong", {}, `Seat P${seat}`),
-        h("a", { href: link, class: "sit", "data-seat": seat }, `Sit at P${seat} here`),
+      h("div", { class: "link-row" }, h("strong", {}, `Seat ${n}`),
+        h("a", { href: link, class: "sit", "data-seat": seat }, `Sit at seat ${n} here`),
         h("button", { type: "button", onclick: () => copy(link) }, "Copy link")),
       input);
   });
   const watch = h("input", { type: "text", readonly: true, value: reply.spectator_link,
     "aria-label": "Spectator link" });
-  const bots = Object.entries(reply.bots || {}).map(([s, b]) => `P${s} ${b}`).join(", ");
+  const bots = Object.keys(reply.bots || {}).map((s) => `seat ${Number(s) + 1}`);
   section.replaceChildren(
-    h("h2", {}, `Table ${reply.table} (${reply.rules}, ${reply.players} players)`),
+    h("h2", {}, `A table of ${reply.players} at the ${reply.rules} rules`),
     h("p", { class: "hint" }, "Send each person their seat's link; anyone holding a link plays that seat." +
-      (bots ? ` Bots: ${bots}.` : "")),
+      (bots.length ? ` Computer players sit at ${bots.join(" and ")}.` : "")),
     reply.arranged ? h("p", { class: "hint", id: "arranged-created" }, "This table is arranged " +
       "(you gave the seed or the deck): every seat and spectator is told you may know the cards.") : null,
     h("ol", { class: "links" }, rows),
@@ -211,11 +255,45 @@ const LABELS = {
 const HOW = {
   replace: "Choose one of your cards to replace with the held card.",
   exchange: "Choose the cards to exchange for the held card, then confirm.",
-  peek: "Choose the card to peek at.", swap: "Choose the two cards to swap.",
+  peek: "Choose the card to look at.", swap: "Choose the two cards to swap.",
   give: "Choose your card to give and the empty place it goes to.",
   snap: "Choose the card that matches the top discard.",
   "opening-peek": "Choose the cards to look at.", "re-peek": "Choose the cards to look at again.",
 };
+/** Events that show the acting seat grid cards (a reveal the player hides). */
+const REVEALS = new Set(["opening-peek", "re-peek", "peek", "swap"]);
+/** Events that put another card at their positions (what was seen there is gone). */
+const MOVES = new Set(["replace", "swap", "snap", "wrong-snap", "give", "exchange",
+  "failed-exchange", "penalty"]);
+/** Events whose positions are highlighted for a moment on every page. */
+const TOUCHES = new Set([...MOVES, "peek"]);
+const TOUCH_MS = 2600;
+const END_REASONS = { call: "Cambio was called", stock: "the stock ran out",
+  "empty-grid": "a grid was emptied", "turn-cap": "the turn limit was reached" };
+
+/** A server refusal as a sentence for people (never a field path or a seat code). */
+function plainMessage(reply, names) {
+  const words = {
+    "stale-action": "The table moved on before your move arrived; look again and choose.",
+    "illegal-action": "That move is not allowed now.",
+    "wrong-seat": "That move belongs to another player.",
+    "round-over": "The round is over: start the next round first.",
+    "match-over": "The match is over.",
+    "match-running": "The match is still being played.",
+    "not-between-rounds": "The round is still being played.",
+    "rate-limited": "Too many requests at once: wait a moment and try again.",
+    "unauthorized": "This link opens no seat.", "expired-token": "This table has expired.",
+  };
+  if (words[reply.code]) return words[reply.code];
+  let text = String(reply.message || "something went wrong");
+  const who = (n) => (names && names[Number(n)]) || `player ${Number(n) + 1}`;
+  text = text.replace(/\bP(\d+):(\d+)\b/g, (_, o, p) => `${who(o)}'s card ${p}`)
+    .replace(/\bP(\d+)\b/g, (_, o) => who(o))
+    .replace(/\(?\bat \$[.\w[\]]*\)?/g, "").replace(/\$[.\w[\]]+/g, "").trim();
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function hiddenKey(token) { return `cambio-hidden:${token}`; }
 
 class TableClient {
   constructor(token, watching) {
@@ -232,6 +310,12 @@ class TableClient {
     this.nextId = 1;
     this.layout = null;
     this.movesOpen = false;
+    this.touched = new Map();  // "owner:position" -> when its highlight ends
+    this.latest = -1;  // the highest event index drawn so far
+    this.timer = null;
+    let stored = -1;
+    try { stored = Number(localStorage.getItem(hiddenKey(token)) ?? -1); } catch { stored = -1; }
+    this.hiddenUpTo = Number.isFinite(stored) ? stored : -1;
     this.connect();
   }
 
@@ -262,25 +346,30 @@ class TableClient {
 
   stop() {
     this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
     if (this.socket) this.socket.close();
   }
 
   receive(message) {
     if (message.type === "update") {
+      const old = this.view;
+      if (old && message.view.at < old.at) {  // a rematch: a new match, a new log
+        this.events.clear();
+        this.latest = -1;
+        this.setHidden(-1);
+      }
+      const first = this.latest < 0 && this.events.size === 0;
       for (const event of message.events) this.events.set(event.index, event);
-      const changed = !this.view || this.view.at !== message.view.at ||
-        this.view.round !== message.view.round || this.view.between_rounds !== message.view.between_rounds;
+      const changed = !old || old.at !== message.view.at ||
+        old.round !== message.view.round || old.between_rounds !== message.view.between_rounds;
       this.view = message.view;
       this.legal = message.legal;
       if (changed) { this.mode = null; this.selection = []; }
+      this.noteTouches(first);
       document.body.dataset.connected = "true";
       this.render();
     } else if (message.type === "error") {
-      const where = message.where ? ` (at ${message.where})` : "";
-      const text = message.code === "stale-action"
-        ? "The table moved on before your move arrived; look again and choose."
-        : `${message.message}${where}`;
-      showError(text);
+      showError(plainMessage(message, this.view && this.view.names));
       if (message.code === "unauthorized" || message.code === "expired-token") {
         this.stopped = true;
         statusLine.textContent = "This link opens no seat.";
@@ -291,9 +380,10 @@ class TableClient {
   send(request) {
     if (!this.socket || this.socket.readyState !== WebSocket.OPEN) {
       showError("Not connected: the move was not sent. Reconnecting\u2026");
-      return;
+      return false;
     }
     this.socket.send(JSON.stringify({ ...request, id: this.nextId++ }));
+    return true;
   }
 
   act(action) {
@@ -303,18 +393,201 @@ class TableClient {
     this.send({ type: "act", action: action.id, at: this.view.at });
   }
 
-  // -- names ------------------------------------------------------------------------
-  name(seat) {
-    if (seat === this.view.seat) return "You";
-    const bot = this.view.bots[String(seat)];
-    return bot ? `P${seat} (bot ${bot})` : `P${seat}`;
+  setHidden(index) {
+    this.hiddenUpTo = index;
+    try { localStorage.setItem(hiddenKey(this.token), String(index)); } catch { /* private mode */ }
   }
 
-  short(seat) { return seat === this.view.seat ? "you" : `P${seat}`; }
+  // -- names and words ----------------------------------------------------------------
+  /** "You" or the seat's name, to start a sentence. */
+  name(seat) {
+    if (seat === this.view.seat) return "You";
+    return (this.view.names || [])[seat] || `Player ${seat + 1}`;
+  }
+
+  /** "you" or the seat's name, inside a sentence. */
+  who(seat) { return seat === this.view.seat ? "you" : this.name(seat); }
+
+  /** "your" or "Robin's". */
+  whose(seat) { return seat === this.view.seat ? "your" : `${this.name(seat)}'s`; }
+
+  /** "your card 2", "Robin's card 3". */
+  cardAt([owner, position]) { return `${this.whose(owner)} card ${position}`; }
+
+  /** Positions as words, grouped by owner; `actor`'s own are "their" cards:
+   * "your cards 3 and 4", "their card 2 and your card 1". */
+  cardsAt(positions, actor) {
+    const groups = [];
+    for (const [owner, position] of positions) {
+      const last = groups[groups.length - 1];
+      if (last && last.owner === owner) last.positions.push(position);
+      else groups.push({ owner, positions: [position] });
+    }
+    return groups.map(({ owner, positions: list }) => {
+      const whose = owner === this.view.seat ? "your"
+        : owner === actor ? "their" : `${this.name(owner)}'s`;
+      return list.length === 1 ? `${whose} card ${list[0]}`
+        : `${whose} cards ${list.slice(0, -1).join(", ")} and ${list[list.length - 1]}`;
+    }).join(" and ");
+  }
+
+  /** "Robin's", "Robin's or Alex's", "another player's": the players other than `seat`. */
+  othersOf(seat) {
+    const v = this.view;
+    const others = [...Array(v.players).keys()].filter((s) => s !== seat &&
+      (v.present[s] || []).length);
+    if (!others.length) return "another player's";
+    if (others.length > 2) return "another player's";
+    return others.map((s) => (s === v.seat ? "yours" : `${this.name(s)}'s`)).join(" or ");
+  }
+
+  /** A power's step ("swap own-other (optional)") as what its actor may do. */
+  stepWords(step, actor) {
+    const [action, scope] = String(step).split(" ");
+    const mine = actor === this.view.seat;
+    const own = mine ? "your" : "their";
+    const looked = mine ? "you looked at" : "they looked at";
+    const others = this.othersOf(actor);
+    if (action === "peek") {
+      if (scope === "own") return `look at one of ${own} cards`;
+      if (scope === "other") return `look at one of ${others} cards`;
+      return "look at any card on the table";
+    }
+    const phrases = {
+      "own-other": `swap one of ${own} cards with one of ${others}`,
+      "any-two": "swap any two cards on the table",
+      "peeked-pair": `swap the two cards ${looked}`,
+      "peeked-any": `swap the card ${looked} with any other card`,
+      "peeked-own": `swap the card ${looked} with one of ${own} cards`,
+      "peeked-other": `swap the card ${looked} with one of ${others} cards`,
+      "other-other": "swap two cards of two other players",
+    };
+    return phrases[scope] || "use the power";
+  }
+
+  /** A legal action as a sentence (buttons, the list of every move). */
+  describe(a) {
+    const cards = a.positions.map((p) => this.cardAt(p));
+    const and = (list) => list.join(" and ");
+    switch (a.kind) {
+      case "replace": return `Put the held card in place of ${cards[0]}`;
+      case "exchange": return `Exchange ${and(cards)} for the held card`;
+      case "peek": return `Look at ${cards[0]}`;
+      case "swap": return `Swap ${cards[0]} with ${cards[1]}`;
+      case "give": return `Give ${cards[0]} to fill ${cards[1]}`;
+      case "snap": return `Snap ${and(cards)}`;
+      case "opening-peek": return `Look at ${and(cards)}`;
+      case "re-peek": return cards.length ? `Look again at ${and(cards)}` : LABELS["re-peek"];
+      case "discard": return this.discardWords();
+      default: return LABELS[a.kind] || a.kind;
+    }
+  }
+
+  discardWords() {
+    const steps = this.view.discard_power;
+    if (!steps || !steps.length) return LABELS.discard;
+    return `${LABELS.discard}; its power follows: ` +
+      steps.map((s) => this.stepWords(s, this.view.seat)).join(", then ");
+  }
+
+  // -- memory: what the table shows now ------------------------------------------------
+  /** The events of the round on show, in order (a match's later rounds wait). */
+  roundEvents() {
+    const out = [];
+    let round = 0;
+    let previous = null;
+    for (const event of [...this.events.values()].sort((a, b) => a.index - b.index)) {
+      const repeated = previous && previous.kind === "round-start" && event.kind === "round-start" &&
+        previous.note === event.note;
+      previous = event;
+      if (event.kind === "round-start" && !repeated) round += 1;
+      if (round > this.view.round || repeated) continue;
+      if (round === this.view.round) out.push(event);
+    }
+    return out;
+  }
+
+  /** The cards the table shows this seat now and has not hidden yet: {upTo, opening, at}. */
+  reveal() {
+    const v = this.view;
+    if (v.seat === null || v.result || v.aids) return null;
+    const events = this.roundEvents();
+    const shown = new Map();
+    let upTo = -1;
+    let opening = false;
+    for (const e of events) {
+      if (e.index > this.hiddenUpTo && e.player === v.seat && REVEALS.has(e.kind) &&
+          e.cards.some((c) => c !== null)) {
+        for (const [o, p] of e.positions) shown.set(`${o}:${p}`, e.index);
+        upTo = Math.max(upTo, e.index);
+        opening = opening || e.kind === "opening-peek";
+      } else if (MOVES.has(e.kind)) {
+        for (const [o, p] of e.positions) {
+          const key = `${o}:${p}`;
+          if (shown.has(key) && shown.get(key) < e.index) shown.delete(key);
+        }
+      }
+    }
+    if (upTo < 0) return null;
+    return { upTo, opening, at: shown };
+  }
+
+  /** Positions whose cards lie face up for everyone (a failed exchange turns its cards
+   * face up where they are) until another card takes their place. */
+  faceUp() {
+    const open = new Set();
+    for (const e of this.roundEvents()) {
+      if (e.kind === "failed-exchange") {
+        for (const [o, p] of e.positions) open.add(`${o}:${p}`);
+      } else if (MOVES.has(e.kind)) {
+        for (const [o, p] of e.positions) open.delete(`${o}:${p}`);
+      }
+    }
+    return open;
+  }
+
+  /** The face this page shows at a grid position, or null (face down). */
+  face(owner, index, reveal) {
+    const v = this.view;
+    const text = v.grids[owner][index];
+    if (text === null || text === undefined) return null;
+    if (v.aids || v.result || v.seat === null) return text;
+    const key = `${owner}:${index + 1}`;
+    if (this.open && this.open.has(key)) return text;
+    return reveal && reveal.at.has(key) ? text : null;
+  }
+
+  hide(reveal) {
+    clearErrors();
+    this.setHidden(Math.max(this.hiddenUpTo, reveal.upTo));
+    this.render("hide");
+  }
+
+  // -- what just moved ------------------------------------------------------------------
+  noteTouches(first) {
+    const now = Date.now();
+    let newest = this.latest;
+    for (const e of this.events.values()) {
+      if (e.index <= this.latest) continue;
+      newest = Math.max(newest, e.index);
+      if (first || !TOUCHES.has(e.kind)) continue;
+      for (const [o, p] of e.positions) this.touched.set(`${o}:${p}`, now + TOUCH_MS);
+    }
+    this.latest = newest;
+    if (this.touched.size && !this.timer) {
+      this.timer = setTimeout(() => {
+        this.timer = null;
+        const later = Date.now();
+        for (const [key, until] of this.touched) if (until <= later) this.touched.delete(key);
+        this.render();
+        if (this.touched.size) this.noteTouches(false);
+      }, TOUCH_MS + 50);
+    }
+  }
 
   // -- choosing actions -------------------------------------------------------------
   candidates() {
-    if (!this.mode) return [];
+    if (!this.mode || this.reveal()) return [];
     const chosen = this.selection.map(([o, p]) => `${o}:${p}`);
     return this.legal.filter((a) => a.kind === this.mode && a.positions.length &&
       chosen.every((key) => a.positions.some(([o, p]) => `${o}:${p}` === key)));
@@ -354,26 +627,29 @@ class TableClient {
       const own = positional.filter((k) => k !== "snap");
       if (own.length) this.mode = own[0];
     }
-    document.title = `Cambio: ${v.seat === null ? "watching" : "P" + v.seat} at ${v.rules}`;
-    const status = v.seat === null ? "Connected: watching" : `Connected: you are P${v.seat}`;
+    const me = v.seat === null ? "watching" : this.name(v.seat) === "You" ? v.names[v.seat] : "";
+    document.title = `Cambio: ${v.seat === null ? "watching" : (v.names || [])[v.seat] || "a seat"} at the ${v.rules} table`;
+    const status = v.seat === null ? "Connected: watching" : `Connected: you play as ${me}`;
     if (statusLine.textContent !== status) statusLine.textContent = status;
 
     const order = [];
     for (let s = 0; s < v.players; s++) if (s !== v.seat) order.push(s);
     const others = order.filter((s) => v.present[s].length);
-    const mine = v.seat !== null && v.present[v.seat].length ? this.seatBox(v.seat) : null;
+    const reveal = this.reveal();
+    this.open = this.faceUp();
+    const mine = v.seat !== null && v.present[v.seat].length ? this.seatBox(v.seat, reveal) : null;
 
     if (!this.layout) this.layout = this.skeleton();
     const { felt, result, match, moves } = this.layout;
-    felt.replaceChildren(
+    keepSame(felt, [
       this.summary(),
-      h("div", { class: "players", "aria-label": "Other players" }, others.map((s) => this.seatBox(s))),
+      h("div", { class: "players", "aria-label": "Other players" }, others.map((s) => this.seatBox(s, reveal))),
       this.centre(),
-      this.prompt(positional),
-      mine);
-    result.replaceChildren(...(v.result ? [this.resultBox()] : []));
-    match.replaceChildren(this.matchBox());
-    moves.replaceChildren(...(this.legal.length ? [this.movesBox()] : []));
+      this.prompt(positional, reveal),
+      mine].filter(Boolean));
+    keepSame(result, v.result ? [this.resultBox()] : []);
+    keepSame(match, [this.matchBox()]);
+    keepSame(moves, this.legal.length && !reveal ? [this.movesBox()] : []);
     this.updateLog();
     this.announce();
     if (active) main.querySelector(`[data-key="${CSS.escape(active)}"]`)?.focus();
@@ -403,6 +679,24 @@ class TableClient {
     return layout;
   }
 
+  logLines() {
+    // Events in order, up to the end of the round on show (between rounds the match
+    // has already dealt the next round; its events wait for "Start the next round").
+    const lines = [];
+    let round = 0;
+    let previous = null;
+    for (const event of [...this.events.values()].sort((a, b) => a.index - b.index)) {
+      const repeated = previous && previous.kind === "round-start" && event.kind === "round-start" &&
+        previous.note === event.note;
+      previous = event;
+      if (event.kind === "round-start" && !repeated) round += 1;
+      if (round > this.view.round || repeated) continue;
+      const text = this.narrate(event);
+      if (text) lines.push({ key: `${event.index}:${text}`, text, round: event.kind === "round-start" });
+    }
+    return lines;
+  }
+
   /** Add the new lines of the event log (the list is rebuilt only if its past changed). */
   updateLog() {
     const { list, shown } = this.layout;
@@ -417,6 +711,12 @@ class TableClient {
       shown.push(line.key);
     }
     list.scrollTop = list.scrollHeight;
+  }
+
+  /** The latest line of the log, shown in the prompt so it is always in view. */
+  latestLine() {
+    const lines = this.logLines();
+    return lines.length ? lines[lines.length - 1].text : "";
   }
 
   /** Say the big changes (your turn, the end of a round) to screen readers. */
@@ -437,14 +737,35 @@ class TableClient {
     const turn = v.to_act === null ? (v.phase === "over" ? "the round is over" : "nobody")
       : v.to_act === v.seat ? "yours" : this.name(v.to_act);
     return h("div", { class: "summary", id: "summary" },
-      h("span", {}, "Rules: ", h("strong", {}, v.rules)),
+      h("span", {}, "Table: ", h("a", { href: `/rules/${encodeURIComponent(v.rules)}`,
+        target: "_blank", rel: "noopener", id: "rules-link" }, `${v.rules} rules`)),
       h("span", {}, "Round ", h("strong", {}, v.round)),
-      h("span", {}, "Seat: ", h("strong", {}, v.seat === null ? "spectator" : `P${v.seat}`)),
+      v.seat === null ? h("span", {}, h("strong", {}, "Watching")) :
+        h("span", {}, "You are ", h("strong", { id: "my-name" }, v.names[v.seat])),
       h("span", { id: "turn" }, "Turn: ", h("strong", {}, turn)),
+      h("span", { id: "aids-note" }, v.aids ? h("strong", {}, "Learner's aids on") :
+        "Memory game: no aids"),
       v.caller !== null ? h("span", {}, h("strong", {}, this.name(v.caller)), " called Cambio") : null);
   }
 
-  seatBox(seat) {
+  /** The box where a person who has not chosen a name may type one. */
+  nameForm() {
+    const v = this.view;
+    if (v.seat === null || v.names[v.seat] !== `Player ${v.seat + 1}` || this.named) return null;
+    const input = h("input", { id: "name-input", type: "text", maxlength: 24,
+      autocomplete: "nickname", "aria-label": "Your name", placeholder: "Your name" });
+    const form = h("form", { class: "name-form", id: "name-form" },
+      h("label", { for: "name-input" }, "Your name at this table: "), input,
+      h("button", { type: "submit", "data-key": "name-save" }, "Use this name"));
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      if (!input.value.trim()) { showError("Type a name first."); return; }
+      if (this.send({ type: "name", name: input.value })) this.named = true;
+    });
+    return form;
+  }
+
+  seatBox(seat, reveal) {
     const v = this.view;
     const me = seat === v.seat;
     const turn = v.to_act === seat || (v.to_act === null && v.current === seat && v.phase !== "over");
@@ -453,11 +774,11 @@ class TableClient {
     const base = [];
     const extra = [];
     for (let i = 0; i < present.length; i++) {
-      const slot = this.slot(seat, i);
+      const slot = this.slot(seat, i, reveal);
       if (i < v.grid_size) base.push(slot);
       else if (present[i]) extra.push(slot);
     }
-    const title = me ? `Your cards (P${seat})` : `${this.name(seat)}${v.caller === seat ? ", called" : ""}`;
+    const title = me ? "Your cards" : `${this.name(seat)}${v.caller === seat ? ", who called" : ""}`;
     return h("section", { class: "seat" + (me ? " me" : "") + (turn ? " turn" : ""),
       "aria-label": title + (turn ? ", to play" : ""), "data-seat": seat },
       h("h3", {}, title, turn ? " \u2014 to play" : ""),
@@ -466,27 +787,31 @@ class TableClient {
       extra.length ? h("div", { class: "extra" }, extra) : null);
   }
 
-  slot(owner, index) {
+  slot(owner, index, reveal) {
     const v = this.view;
     const position = index + 1;
     const here = v.present[owner][index];
-    const text = v.grids[owner][index];
     const whose = owner === v.seat ? "Your" : `${this.name(owner)}'s`;
     const key = `card-${owner}-${position}`;
-    const seenBy = ((v.known_by || [])[owner] || [])[index] || [];
+    const touched = (this.touched.get(`${owner}:${position}`) || 0) > Date.now();
     if (!here) {
       return h("div", { class: "slot" },
-        this.cardButton(owner, position, key, "card empty", `${whose} position ${position}: empty`, ""),
+        this.cardButton(owner, position, key, "card empty" + (touched ? " touched" : ""),
+          `${whose} card ${position}: empty` + (touched ? ", just changed" : ""), ""),
         h("div", { class: "seen" }));
     }
+    const text = this.face(owner, index, reveal);
     const info = cardInfo(text);
-    const label = `${whose} position ${position}: ` + (info ? info.label : "face down, unknown") +
-      (seenBy.length ? `; seen by ${seenBy.map((s) => this.short(s)).join(", ")}` : "");
-    const cls = "card " + (info ? "up" + (info.red ? " red" : "") : "down");
+    // who else saw the card is a learner's aid: it follows the card through swaps
+    const seenBy = v.aids ? (((v.known_by || [])[owner] || [])[index] || []) : [];
+    const label = `${whose} card ${position}: ` + (info ? info.label : "face down") +
+      (seenBy.length ? `; seen by ${seenBy.map((s) => this.who(s)).join(", ")}` : "") +
+      (touched ? "; just changed" : "");
+    const cls = "card " + (info ? "up" + (info.red ? " red" : "") : "down") + (touched ? " touched" : "");
     return h("div", { class: "slot" },
       this.cardButton(owner, position, key, cls, label, info ? info.face : ""),
-      h("div", { class: "seen", "aria-hidden": "true" },
-        seenBy.length ? "seen: " + seenBy.map((s) => (s === v.seat ? "you" : `P${s}`)).join(",") : ""));
+      v.aids ? h("div", { class: "seen", "aria-hidden": "true" },
+        seenBy.length ? "seen: " + seenBy.map((s) => this.who(s)).join(", ") : "") : null);
   }
 
   cardButton(owner, position, key, cls, label, face) {
@@ -524,56 +849,102 @@ class TableClient {
           "aria-label": `${who} ${what}` }, card ? card.face : ""),
         `${who}`);
     }
-    const power = v.power ? h("div", { class: "power", id: "power" },
-      `Power: ${v.power}`, v.power_step ? ` \u2014 now: ${v.power_step}` : "") : null;
+    const power = v.power_step ? h("div", { class: "power", id: "power" },
+      v.current === v.seat ? "Your power: " : `${this.name(v.current)}'s power: `,
+      this.stepWords(v.power_step, v.current), v.power_step.includes("(optional)") ? " (or skip it)" : "") : null;
     return h("div", { class: "centre", "aria-label": "Stock, discard pile and held card" },
       stock, discard, held, power);
   }
 
-  prompt(positional) {
+  prompt(positional, reveal) {
     const v = this.view;
     const lines = [];
     const buttons = [];
-    if (v.seat === null) {
+    const latest = this.latestLine();
+    const tail = [];
+    if (reveal) {
+      const cards = [...reveal.at.keys()].map((k) => this.cardAt(k.split(":").map(Number)));
+      const list = cards.length ? cards.join(" and ") : "the cards you saw";
+      lines.push(reveal.opening
+        ? `Remember ${list}: they turn face down when you hide them.`
+        : `Remember ${list}, then hide ${cards.length === 1 ? "it" : "them"}.`);
+      buttons.push(h("button", { type: "button", class: "primary", id: "hide-cards", "data-key": "hide",
+        onclick: () => this.hide(reveal) }, reveal.opening ? "Hide cards & begin" : "Hide the card" + (cards.length > 1 ? "s" : "")));
+    } else if (v.seat === null) {
       lines.push("You are watching: you see only what every player sees.");
     } else if (v.match_over) {
-      lines.push("The match is over.");
+      lines.push(this.matchWords());
+      buttons.push(h("button", { type: "button", class: "primary", "data-key": "rematch", id: "rematch",
+        onclick: () => this.send({ type: "rematch" }) }, "Rematch"));
     } else if (v.between_rounds) {
       lines.push("The round is over. Anyone at the table may start the next round.");
       buttons.push(h("button", { type: "button", class: "primary", "data-key": "next-round",
         id: "next-round", onclick: () => this.send({ type: "next-round" }) }, "Start the next round"));
     } else if (v.to_act === v.seat) {
-      if (v.phase === "opening") lines.push("Look at your starting cards.");
-      else if (v.power_step) lines.push(`Use the power of ${v.power}: ${v.power_step}.`);
-      else if (v.holding) lines.push(`You hold ${cardInfo(v.holding).label}: put it in your grid or discard it.`);
+      if (v.phase === "opening") lines.push("Choose the cards you look at before play.");
+      else if (v.power_step) lines.push(`Your power: ${this.stepWords(v.power_step, v.seat)}` +
+        (v.power_step.includes("(optional)") || this.legal.some((a) => a.kind === "skip") ? ", or skip it." : "."));
+      else if (v.holding) lines.push(`You hold ${withArticle(cardInfo(v.holding))}: put it in place of one of your cards, or discard it.`);
       else lines.push("Your turn.");
     } else if (v.to_act !== null) {
       lines.push(`Waiting for ${this.name(v.to_act)}.`);
     }
-    const snaps = this.legal.filter((a) => a.kind === "snap");
-    if (snaps.length) lines.push("Snap a card that matches the top discard, if you dare.");
-    if (this.mode && HOW[this.mode]) lines.push(HOW[this.mode]);
-
-    for (const a of this.legal.filter((x) => !x.positions.length)) {
-      buttons.push(h("button", { type: "button", "data-key": `act-${a.kind}`, "data-kind": a.kind,
-        onclick: () => this.act(a) }, LABELS[a.kind] || a.text));
+    if (v.result || v.match_over) {
+      tail.push(h("a", { href: "/", class: "button-link", id: "new-table", "data-key": "new-table" }, "New table"));
     }
-    for (const kind of positional) {
-      const pressed = this.mode === kind;
-      buttons.push(h("button", { type: "button", class: "mode" + (kind === "snap" ? " snap" : ""),
-        "aria-pressed": String(pressed), "data-key": `mode-${kind}`, "data-kind": kind,
-        id: kind === "snap" ? "snap-button" : null,
-        onclick: () => this.setMode(kind) }, LABELS[kind] || kind));
-    }
-    const exact = this.exact();
-    if (exact.length && this.candidates().length > 1) {
-      for (const a of exact) {
-        buttons.push(h("button", { type: "button", class: "primary", "data-key": `confirm-${a.id}`,
-          onclick: () => this.act(a) }, `Confirm: ${a.text}`));
+    if (!reveal) {
+      const snaps = this.legal.filter((a) => a.kind === "snap");
+      if (snaps.length) lines.push("Snap a card that matches the top discard, if you dare.");
+      if (this.mode && HOW[this.mode]) lines.push(this.howWords());
+      for (const a of this.legal.filter((x) => !x.positions.length)) {
+        buttons.push(h("button", { type: "button", "data-key": `act-${a.kind}`, "data-kind": a.kind,
+          class: a.kind === "discard" && v.discard_power ? "with-power" : null,
+          onclick: () => this.act(a) }, this.describe(a)));
+      }
+      for (const kind of positional) {
+        const pressed = this.mode === kind;
+        buttons.push(h("button", { type: "button", class: "mode" + (kind === "snap" ? " snap" : ""),
+          "aria-pressed": String(pressed), "data-key": `mode-${kind}`, "data-kind": kind,
+          id: kind === "snap" ? "snap-button" : null,
+          onclick: () => this.setMode(kind) }, LABELS[kind] || kind));
+      }
+      const exact = this.exact();
+      if (exact.length && this.candidates().length > 1) {
+        for (const a of exact) {
+          buttons.push(h("button", { type: "button", class: "primary", "data-key": `confirm-${a.id}`,
+            onclick: () => this.act(a) }, `Confirm: ${this.describe(a)}`));
+        }
       }
     }
     return h("section", { class: "prompt", id: "prompt", "aria-label": "Your move" },
-      lines.map((l) => h("p", {}, l)), h("div", { class: "actions" }, buttons));
+      latest ? h("p", { class: "latest", id: "latest" }, h("span", { class: "latest-label" }, "Last: "), latest) : null,
+      this.nameForm(),
+      lines.map((l) => h("p", {}, l)), h("div", { class: "actions" }, buttons, tail));
+  }
+
+  /** What to choose now, with the players' names ("one of your cards, then one of Robin's"). */
+  howWords() {
+    const v = this.view;
+    if (this.mode === "swap" && v.power_step && this.selection.length === 1) {
+      const [o] = this.selection[0];
+      const rest = new Set();
+      for (const a of this.candidates()) for (const [p] of a.positions) if (p !== o) rest.add(p);
+      const names = [...rest].map((s) => (s === v.seat ? "yours" : `${this.name(s)}'s`));
+      return `Now choose one of ${names.join(" or ") || "the other"} cards to swap with ${this.cardAt(this.selection[0])}.`;
+    }
+    if (this.mode === "swap" && v.power_step) {
+      return `${this.stepWords(v.power_step, v.seat).replace(/^swap/, "Choose the cards to swap:")}.`;
+    }
+    return HOW[this.mode];
+  }
+
+  matchWords() {
+    const m = this.view.match;
+    const names = m.winners.map((s) => this.name(s));
+    if (!names.length) return "The match is over.";
+    const you = m.winners.includes(this.view.seat);
+    if (names.length === 1) return you ? "You win the match!" : `${names[0]} wins the match.`;
+    return `${names.join(" and ")} share the match.`;
   }
 
   resultBox() {
@@ -582,16 +953,17 @@ class TableClient {
     const rows = r.seats.map((seat, i) => h("tr", { "data-seat": seat },
       h("th", { scope: "row" }, this.name(seat)),
       h("td", {}, h("span", { class: "hand" },
-        r.hands[i].map((c) => h("span", {}, `[${c.position}] `, miniCard(c.card), ` ${c.value}`)))),
+        r.hands[i].map((c) => h("span", {}, `card ${c.position}: `, miniCard(c.card), ` ${c.value}`)))),
       h("td", {}, r.totals[i]), h("td", {}, r.scores[i]),
-      h("td", {}, [r.caller === seat ? "caller" : "", r.winners.includes(seat) ? "wins" : ""]
+      h("td", {}, [r.caller === seat ? "called" : "", r.winners.includes(seat) ? "lowest" : ""]
         .filter(Boolean).join(", "))));
-    const reasons = { call: "Cambio was called", stock: "the stock ran out",
-      "empty-grid": "a grid was emptied", "turn-cap": "the turn limit was reached" };
-    const winners = r.winners.map((s) => this.name(s)).join(" and ") || "nobody";
+    const winners = r.winners.map((s) => this.name(s));
+    const lowest = !winners.length ? "Nobody is lowest." : winners.length === 1
+      ? (r.winners[0] === v.seat ? "You are lowest." : `${winners[0]} is lowest.`)
+      : `${winners.join(" and ")} share the lowest total.`;
     return h("section", { class: "result", id: "result", "aria-label": "Round result" },
-      h("h2", {}, `Round ${v.round} is over: ${reasons[r.reason] || r.reason}`),
-      h("p", {}, `Lowest: ${winners}.`),
+      h("h2", {}, `Round ${v.round} is over: ${END_REASONS[r.reason] || "the round ended"}`),
+      h("p", {}, lowest),
       h("table", { class: "scores" },
         h("thead", {}, h("tr", {}, ["Player", "Cards", "Total", "Score", ""].map((t) => h("th", { scope: "col" }, t)))),
         h("tbody", {}, rows)));
@@ -602,81 +974,66 @@ class TableClient {
     const m = v.match;
     const seats = [...Array(v.players).keys()];
     const head = h("tr", {}, h("th", { scope: "col" }, "Round"),
-      seats.map((s) => h("th", { scope: "col" }, s === v.seat ? "You" : `P${s}`)));
+      seats.map((s) => h("th", { scope: "col" }, this.name(s))));
     const rows = m.rounds.map((r) => h("tr", {}, h("th", { scope: "row" }, r.number),
       seats.map((s) => h("td", {}, r.scores[s] ?? ""))));
     const totals = h("tr", {}, h("th", { scope: "row" }, "Total"), seats.map((s) => h("td", {}, m.totals[s] ?? "")));
-    const over = m.over ? h("p", { id: "match-over" }, `The match is over: ${m.winners.map((s) => this.name(s)).join(" and ") || "nobody"} ` +
-      (m.winners.length === 1 ? "wins." : "share the win.")) : null;
+    const over = m.over ? h("p", { id: "match-over" }, this.matchWords()) : null;
     return h("section", { class: "panel", id: "match", "aria-label": "Match scores" },
       h("h2", {}, "Match"), over,
       h("table", { class: "scores" }, h("thead", {}, head), h("tbody", {}, rows, totals)));
   }
 
-  logLines() {
-    // Events in order, up to the end of the round on show (between rounds the match
-    // has already dealt the next round; its events wait for "Start the next round").
-    const lines = [];
-    let round = 0;
-    let previous = null;
-    for (const event of [...this.events.values()].sort((a, b) => a.index - b.index)) {
-      const repeated = previous && previous.kind === "round-start" && event.kind === "round-start" &&
-        previous.note === event.note;
-      previous = event;
-      if (event.kind === "round-start" && !repeated) round += 1;
-      if (round > this.view.round || repeated) continue;
-      const text = this.narrate(event);
-      if (text) lines.push({ key: `${event.index}:${text}`, text, round: event.kind === "round-start" });
-    }
-    return lines;
-  }
-
   movesBox() {
-    const v = this.view;
     return h("section", { class: "panel" }, h("details", { class: "moves", open: this.movesOpen,
       ontoggle: (event) => { this.movesOpen = event.target.open; } },
-      h("summary", { "data-key": "moves" }, `Every legal move (${this.legal.length})`),
+      h("summary", { "data-key": "moves" }, `Every move you can make (${this.legal.length})`),
       h("div", { class: "actions" }, this.legal.map((a) => h("button", { type: "button",
-        "data-key": `move-${a.id}`, onclick: () => this.act(a) }, a.text.replace(`P${v.seat} `, ""))))));
+        "data-key": `move-${a.id}`, onclick: () => this.act(a) }, this.describe(a))))));
   }
 
   narrate(e) {
-    const who = e.player === this.view.seat ? "You" : `P${e.player}`;
-    const place = ([o, p]) => `${o === this.view.seat ? "your" : "P" + o + "'s"} [${p}]`;
-    const cards = e.cards.map((c) => (c === null ? "a hidden card" : cardInfo(c).face));
-    const where = e.positions.map(place).join(" and ");
+    const v = this.view;
+    const who = this.name(e.player);
+    const me = e.player === v.seat;
+    const memory = !v.aids && v.seat !== null;
+    // the cards a line may name: public ones always; private ones only with aids
+    const named = (c) => (c === null ? "a hidden card" : cardInfo(c).face);
+    const cards = e.cards.map(named);
+    const where = this.cardsAt(e.positions, e.player);
+    const privately = memory && e.cards.some((c) => c !== null);
     switch (e.kind) {
       case "round-start": return `Round ${e.note.replace(/^round /, "")}`;
       case "dealer": return null;
       case "deal": return cards.length ? `The cards are dealt; ${cards[0]} starts the discard pile.` : "The cards are dealt.";
       case "opening-peek": case "re-peek":
-        return `${who} looked at ${where}` + (e.cards.some((c) => c !== null) ? `: ${cards.join(", ")}.` : ".");
+        return `${who} looked at ${where}` + (e.cards.some((c) => c !== null) && !memory ? `: ${cards.join(", ")}.` : ".");
       case "turn": return null;
-      case "draw": return `${who} drew ${e.cards[0] ? cards[0] : "from the stock"}.`;
+      case "draw": return `${who} drew ${e.cards[0] && !memory ? cards[0] : "a card from the stock"}.`;
       case "take": return `${who} took ${cards[0]} from the discard pile.`;
       case "replace": return `${who} replaced ${where}; out came ${cards[0]}.`;
       case "discard": return `${who} discarded ${cards[0]}.`;
       case "exchange": return `${who} exchanged ${where} (${cards.join(" ")}).`;
       case "failed-exchange": return `${who} tried an exchange that failed (${cards.join(" ")}).`;
-      case "power": return `${who} used the power${e.note ? ": " + e.note : ""}.`;
-      case "peek": return `${who} peeked at ${where}` + (e.cards[0] ? `: ${cards[0]}.` : ".");
-      case "swap": return `${who} swapped ${where}` + (e.cards.some((c) => c !== null) ? ` (${cards.join(", ")}).` : ".");
+      case "power": return `${who} ${me ? "use" : "uses"} the power of ${cards[0] || "the card"}.`;
+      case "peek": return `${who} looked at ${where}` + (e.cards[0] && !memory ? `: ${cards[0]}.` : ".");
+      case "swap": return `${who} swapped ${where}` + (e.cards.some((c) => c !== null) && !privately ? ` (${cards.join(", ")}).` : ".");
       case "skip": return `${who} skipped the power.`;
       case "snap": return `${who} snapped ${where}: ${cards.join(" ")}!`;
       case "wrong-snap": return `${who} snapped ${where} wrongly (${cards.join(" ")}).`;
-      case "penalty": return e.positions.length ? `${who} took a penalty card at ${where}.` : `${who} owed a penalty card; the stock is empty.`;
-      case "give": return `${who} gave ${place(e.positions[0])} to ${place(e.positions[1])}.`;
+      case "penalty": return e.positions.length ? `${who} took a penalty card as ${where}.` : `${who} owed a penalty card; the stock is empty.`;
+      case "give": return `${who} gave ${this.cardsAt([e.positions[0]], e.player)} to fill ${this.cardsAt([e.positions[1]], e.player)}.`;
       case "call": return `${who} called Cambio!`;
       case "pass": return `${who} ended the turn.`;
       case "recycle": return "The discard pile became the new stock.";
       case "end": return null;
-      case "round-end": return `Round ${e.note.replace(/^round /, "").replace(":", " ended:")}.`;
-      case "halved": return `${who} landed exactly on the limit: the total is halved (${e.note}).`;
-      case "out": return `${who} ${e.player === this.view.seat ? "are" : "is"} out (${e.note}).`;
-      case "tie": return `A tie: an extra round decides (${e.note}).`;
-      case "match-end": return `The match is over: ${e.note}.`;
+      case "round-end": return `Round ${e.note.replace(/^round (\d+).*$/, "$1")} is over: ${END_REASONS[e.note.replace(/^round \d+: /, "")] || "the round ended"}.`;
+      case "halved": return `${who} landed exactly on the limit: the total is halved.`;
+      case "out": return `${who} ${me ? "are" : "is"} out of the match.`;
+      case "tie": return "A tie: an extra round decides.";
+      case "match-end": return this.view.match.over ? this.matchWords() : "The match is over.";
       case "high-card": return null;
-      default: return e.text;
+      default: return null;
     }
   }
 }
