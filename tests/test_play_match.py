@@ -105,8 +105,8 @@ def test_leaving_then_resuming_ends_as_an_uninterrupted_game(
         ["--variant", table, "--seed", "5", "--save", "game.json"], "".join(script[:cut]) + stop
     )
     assert first.returncode == 0, first.stderr
-    assert f"The game is saved in game.json; continue it with: {sys.executable} -m cambio play "
-    "--resume game.json" in (first.stdout)
+    again = f"{sys.executable} -m cambio play --resume game.json"
+    assert f"The game is saved in game.json; continue it with: {again}" in first.stdout
     assert ("You left the table." if stop else "Input ended before the game did.") in first.stdout
     saved = json.loads(Path("game.json").read_text())
     assert saved["format"] == play_module.SAVE_FORMAT and saved["seed"] == 5
