@@ -486,6 +486,21 @@ register(
         "cambio play --resume ~/.local/share/cambio/saves/cambio-elimination-7.json",
     )
 )
+_LEARN_ARGUMENTS, _LEARN = _lazy(".lessons.terminal")
+register(
+    Command(
+        "learn",
+        help="take the three guided lessons in the terminal, then play a round",
+        description="Three guided lessons on the practice table, on prepared deals: "
+        "replace a card, peek with a 7 or a 9, swap with a jack and call Cambio. Each "
+        "step says what to do and refuses anything else with a sentence saying why. Then "
+        "a fresh round against Robin and Alex, the learning opponents. You play from "
+        "memory throughout. Reads standard input, so a script can take the lessons.",
+        arguments=_LEARN_ARGUMENTS,
+        run=_LEARN,
+        example="cambio learn\ncambio learn --lesson 3",
+    )
+)
 register(
     Command(
         "simulate",

@@ -64,7 +64,11 @@ from .views import PlayerView
 __all__ = [
     "SAVE_FORMAT",
     "SNAP_PROMPTS",
+    "InputEnded",
+    "Leave",
+    "Terminal",
     "TerminalPlayer",
+    "is_info",
     "add_arguments",
     "board_text",
     "end_text",
@@ -91,15 +95,23 @@ _NOT_SCRIPTED = object()
 """Returned by :meth:`TerminalPlayer._scripted` when no recorded answer is left."""
 
 
-class _Quit(Exception):
+class Leave(Exception):
+    """The person left: typed ``q`` (:class:`_Quit`) or the input ran out."""
+
+
+class _Quit(Leave):
     """The person typed ``q``."""
 
 
-class _EndOfInput(Exception):
+class _EndOfInput(Leave):
     """Standard input ran out."""
 
 
-class _Terminal:
+InputEnded = _EndOfInput
+"""Raised by :meth:`Terminal.ask` when standard input runs out (a :class:`Leave`)."""
+
+
+class Terminal:
     """Line input and output, with cards drawn in what the output can show."""
 
     def __init__(self, stdin: TextIO, stdout: TextIO) -> None:
@@ -176,7 +188,7 @@ class TerminalPlayer:
 
     def __init__(
         self,
-        terminal: _Terminal,
+        terminal: Terminal,
         rules: RuleSet,
         names: Sequence[str],
         *,
@@ -275,6 +287,16 @@ class TerminalPlayer:
                 self.show_board(view)  # a turn shows the board anyway
 
     # --- reading commands
+    def interpret(self, line: str, view: PlayerView, legal: Sequence[Action]) -> Action | None:
+        """The legal action a typed line asks for; ``None`` after printing what the line
+        asked for instead (the board, the history, help) or why it is not possible.
+        ``q`` raises the exception that leaves the table."""
+        return self._interpret(line, view, legal)
+
+    def situation(self, view: PlayerView, legal: Sequence[Action]) -> str:
+        """What you hold and the commands you can type now, as one line."""
+        return self._situation(view, legal)
+
     def _interpret(self, line: str, view: PlayerView, legal: Sequence[Action]) -> Action | None:
         """The action a typed line asks for, if legal; otherwise explain and return None."""
         words = line.split()
@@ -540,6 +562,11 @@ _VERBS = {
     ActionKind.GIVE: "give a card",
     ActionKind.OPENING_PEEK: "choose an opening peek",
 }
+
+
+def is_info(word: str) -> bool:
+    """Whether a typed command only shows something (the board, help, ...) or leaves."""
+    return _is_info(word)
 
 
 def _is_info(word: str) -> bool:
@@ -951,7 +978,7 @@ class _Game:
     def __init__(
         self,
         settings: _Settings,
-        term: _Terminal,
+        term: Terminal,
         save_to: Path,
         script: Sequence[dict[str, Any] | None] = (),
         *,
@@ -1403,7 +1430,7 @@ def play(
     :data:`cambio.bots.BOT_NAMES`; MemoryBots by default). ``stdin``/``stdout`` default
     to the process streams.
     """
-    term = _Terminal(stdin or sys.stdin, stdout or sys.stdout)
+    term = Terminal(stdin or sys.stdin, stdout or sys.stdout)
     script: list[dict[str, Any] | None] = []
     if resume is not None:
         settings, script = load_save(Path(resume))
