@@ -6,7 +6,7 @@ the same rules give the same words.
 
 >>> from cambio import RuleSet
 >>> starter_reason(RuleSet(), first_round=True)
-'the last seat deals the first round, and the player to the dealer's left starts'
+"the last seat deals the first round, and the player to the dealer's left starts"
 """
 
 from __future__ import annotations
