@@ -290,7 +290,7 @@ def test_one_keystroke_lets_a_snap_go(key: str) -> None:
     while 0 not in rnd.reactors:
         rnd.apply(rng.choice([a for a in rnd.legal_actions() if a.kind is not ActionKind.SNAP]))
     out = io.StringIO()
-    term = play_module._Terminal(io.StringIO(key + "\nn 1\n"), out)
+    term = play_module.Terminal(io.StringIO(key + "\nn 1\n"), out)
     person = play_module.TerminalPlayer(term, rules, ["You", "Robin", "Alex", "Sam"])
     snaps = [a for a in rnd.legal_actions(0) if a.kind is ActionKind.SNAP]
     assert person.react(rnd.view(0), snaps) is None
