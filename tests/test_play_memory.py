@@ -18,8 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from cambio import Card
-from cambio.play import _Game, play
+from cambio import Card, PlayerView, load_ruleset
+from cambio.derived import derived
+from cambio.play import TerminalPlayer, _Game, play
 
 
 class Player(io.StringIO):
@@ -154,3 +155,28 @@ def test_aids_are_kept_by_the_save(tmp_path: Path) -> None:
     again = io.StringIO()
     play(resume=save, stdin=io.StringIO("q\n"), stdout=again)
     assert "practice table, learner's aids on" in again.getvalue()
+
+
+@pytest.mark.parametrize(("table", "seed"), [("practice", 0), ("practice", 3), ("blind", 8)])
+def test_from_memory_the_history_names_only_cards_face_up_now(
+    monkeypatch: pytest.MonkeyPatch, table: str, seed: int
+) -> None:
+    """Buried discards and cards gone into grids are not named by ``h``."""
+    out = io.StringIO()
+    shown: list[tuple[str, set[Card]]] = []
+    history = TerminalPlayer._show_history
+
+    def recording(person: TerminalPlayer, view: PlayerView) -> None:
+        start = len(out.getvalue())
+        history(person, view)
+        visible = {c for c in (view.top_discard, view.holding) if c is not None}
+        shown.append((out.getvalue()[start:], visible))
+
+    monkeypatch.setattr(TerminalPlayer, "_show_history", recording)
+    play(table, seed=seed, stdin=Player(out, seed), stdout=out, whole_match=False)
+    deck = set(derived(load_ruleset(table)).cards)
+    assert len(shown) >= 2
+    assert any("a card" in text for text, _ in shown)  # named at the time, not now
+    for text, visible in shown:
+        for card in deck - visible:
+            assert card.pretty() not in text, (card, text)
