@@ -30,6 +30,7 @@ WINNER = re.compile(r"(wins with -?\d+|share the win)")
 def _in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every game runs in a fresh folder: leaving one writes a save there."""
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
 
 
 def run(args: list[str], script: str) -> subprocess.CompletedProcess[str]:
@@ -40,7 +41,12 @@ def run(args: list[str], script: str) -> subprocess.CompletedProcess[str]:
         text=True,
         timeout=120,
         check=False,
-        env={"PYTHONIOENCODING": "utf-8", "PATH": "", "PYTHONPATH": SRC},
+        env={
+            "PYTHONIOENCODING": "utf-8",
+            "PATH": "",
+            "PYTHONPATH": SRC,
+            "XDG_DATA_HOME": os.environ["XDG_DATA_HOME"],
+        },
         cwd=os.getcwd(),
     )
 
@@ -51,7 +57,8 @@ def test_a_scripted_game_plays_to_the_end() -> None:
     assert "Traceback" not in done.stderr
     out = done.stdout
     assert "Your opening peek" in out
-    assert "(Your board shows the cards you know; --from-memory hides them.)" in out
+    assert "Press Enter to hide them and begin." in out
+    assert "Your cards are face down now" in out
     assert "The round is over" in out
     end = out[out.index("The round is over") :]
     for label in ("P0 You", "P1 Robin", "P2 Alex"):
@@ -76,7 +83,7 @@ def test_quit() -> None:
 
 
 def test_bad_input_gets_a_message_and_a_new_prompt() -> None:
-    script = "zz\nr\nr x\np 9 9\ns 1\nx\n\nhelp\nh\nb\n" + SIMPLE
+    script = "\nzz\nr\nr x\np 9 9\ns 1\nx\n\nhelp\nh\nb\n" + SIMPLE
     done = run(["--seed", "5"], script)
     assert done.returncode == 0, done.stderr
     out = done.stdout
@@ -85,7 +92,7 @@ def test_bad_input_gets_a_message_and_a_new_prompt() -> None:
     assert "positions and players are numbers" in out
     assert "You cannot discard now" in out
     assert "Commands (positions are numbered from 1" in out
-    assert "Move history (as you saw it)" in out
+    assert "Move history (as you saw it; only cards face up now are named)" in out
     assert "The round is over" in out
 
 
@@ -194,21 +201,23 @@ class FakeTerminal(io.StringIO):
         return True
 
 
-def test_a_real_terminal_waits_then_clears_after_the_opening_peek() -> None:
+def test_with_aids_a_real_terminal_waits_then_clears_after_the_opening_peek() -> None:
     out = FakeTerminal()
-    play("practice", seed=3, stdin=FakeTerminal("\n" + SIMPLE), stdout=out)
+    play("practice", seed=3, stdin=FakeTerminal("\n" + SIMPLE), stdout=out, aids=True)
     text = out.getvalue()
-    assert "Press Enter to clear the screen and begin (your board keeps showing them" in text
+    assert "Press Enter to clear the screen and begin (learner's aids" in text
     assert "\033[2J" in text
-    assert "(They are hidden now.)" not in text
+    assert "Press Enter to hide" not in text
 
 
 def test_from_memory_hides_the_opening_peek_after_enter() -> None:
     out = FakeTerminal()
-    play("practice", seed=3, stdin=FakeTerminal("\n" + SIMPLE), stdout=out, show_known=False)
+    play("practice", seed=3, stdin=FakeTerminal("\n" + SIMPLE), stdout=out)
     text = out.getvalue()
     assert "Press Enter to hide them and begin." in text
     assert "\033[2J" in text
+    after = text[text.index("\033[2J") :]
+    assert "[1] ??   [2] ??" in after
 
 
 # --- --opponents: the computer players' bots ------------------------------------------
@@ -236,7 +245,9 @@ def test_opponents_one_per_seat_and_kept_by_the_save(tmp_path: Path) -> None:
     whole = run(["--seed", "5", "--opponents", "memory,search"], "d\n" + SIMPLE)
     assert whole.returncode == 0, whole.stderr
     end = whole.stdout[whole.stdout.index("The round is over") :]
-    assert again.stdout[again.stdout.index("The round is over") :] == end
+    resumed = again.stdout[again.stdout.index("The round is over") :]
+    assert resumed.split("The save ")[0] == end
+    assert "The save g.json is marked finished." in resumed
 
 
 @pytest.mark.parametrize(

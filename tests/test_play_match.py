@@ -34,6 +34,7 @@ SIMPLE = "d\nx\nk\n\nc\n"
 @pytest.fixture(autouse=True)
 def _in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
 
 
 def cambio_play(args: list[str], script: str) -> subprocess.CompletedProcess[str]:
@@ -44,14 +45,24 @@ def cambio_play(args: list[str], script: str) -> subprocess.CompletedProcess[str
         text=True,
         timeout=300,
         check=False,
-        env={"PYTHONIOENCODING": "utf-8", "PATH": "", "PYTHONPATH": SRC},
+        env={
+            "PYTHONIOENCODING": "utf-8",
+            "PATH": "",
+            "PYTHONPATH": SRC,
+            "XDG_DATA_HOME": os.environ["XDG_DATA_HOME"],
+        },
         cwd=os.getcwd(),
     )
 
 
 def ending(out: str) -> str:
     """The match's last screen: from its final round's end to the winner."""
-    return out[out.rindex("The round is over") :]
+    return out[out.rindex("The round is over") :].split("The save ")[0]
+
+
+def saved(name: str) -> Path:
+    """Where a game is saved by default (the tests' data folder)."""
+    return Path(os.environ["XDG_DATA_HOME"]) / "cambio" / "saves" / name
 
 
 def test_a_whole_elimination_match_is_played_to_its_winner() -> None:
@@ -94,9 +105,8 @@ def test_leaving_then_resuming_ends_as_an_uninterrupted_game(
         ["--variant", table, "--seed", "5", "--save", "game.json"], "".join(script[:cut]) + stop
     )
     assert first.returncode == 0, first.stderr
-    assert "The game is saved in game.json; continue it with: cambio play --resume game.json" in (
-        first.stdout
-    )
+    again = f"{sys.executable} -m cambio play --resume game.json"
+    assert f"The game is saved in game.json; continue it with: {again}" in first.stdout
     assert ("You left the table." if stop else "Input ended before the game did.") in first.stdout
     saved = json.loads(Path("game.json").read_text())
     assert saved["format"] == play_module.SAVE_FORMAT and saved["seed"] == 5
@@ -114,7 +124,7 @@ def test_leaving_twice_and_resuming_twice() -> None:
     whole = io.StringIO()
     play("snap", seed=11, stdin=io.StringIO("".join(script)), stdout=whole)
     assert play("snap", seed=11, stdin=io.StringIO("".join(script[:5])), stdout=io.StringIO()) == 0
-    save = Path("cambio-snap-11.json")
+    save = saved("cambio-snap-11.json")
     assert save.exists()
     assert play(resume=save, stdin=io.StringIO("".join(script[5:12])), stdout=io.StringIO()) == 0
     out = io.StringIO()
@@ -135,7 +145,7 @@ def test_a_bad_save_is_one_line_of_error(tmp_path: Path) -> None:
 
 def test_a_save_whose_answers_do_not_fit_is_refused() -> None:
     assert play("practice", seed=2, stdin=io.StringIO("d\n"), stdout=io.StringIO()) == 0
-    save = Path("cambio-practice-2.json")
+    save = saved("cambio-practice-2.json")
     data = json.loads(save.read_text())
     data["answers"] = [Action.give(0, 1).to_dict(), *data["answers"]]
     save.write_text(json.dumps(data))
@@ -280,7 +290,7 @@ def test_one_keystroke_lets_a_snap_go(key: str) -> None:
     while 0 not in rnd.reactors:
         rnd.apply(rng.choice([a for a in rnd.legal_actions() if a.kind is not ActionKind.SNAP]))
     out = io.StringIO()
-    term = play_module._Terminal(io.StringIO(key + "\nn 1\n"), out)
+    term = play_module.Terminal(io.StringIO(key + "\nn 1\n"), out)
     person = play_module.TerminalPlayer(term, rules, ["You", "Robin", "Alex", "Sam"])
     snaps = [a for a in rnd.legal_actions(0) if a.kind is ActionKind.SNAP]
     assert person.react(rnd.view(0), snaps) is None

@@ -3,7 +3,7 @@
 Every ``sh`` block of ``README.md`` is run by ``bash -e`` in a fresh copy of the
 repository's examples and tables, where ``.venv`` is the environment running the tests
 (the quick start's venv). Left out: the blocks that *are* the quick start (they make the
-venv), the lines that play in the terminal (``cambio play``) or serve the docs
+venv), the lines that play in the terminal (``cambio play``, ``cambio learn``) or serve the docs
 (``mkdocs serve``), which wait for a person, and the lines that run the test suite
 (``-m pytest``: this suite, run by itself).
 """
@@ -25,7 +25,7 @@ from cambio import _reference
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
 FENCE = re.compile(r"^```(\w+)[^\n]*\n(.*?)^```\s*$", re.MULTILINE | re.DOTALL)
-SKIP = re.compile(r"cambio play\b|mkdocs serve|-m pytest\b")
+SKIP = re.compile(r"cambio (play|learn)\b|mkdocs serve|-m pytest\b")
 
 
 def sh_blocks() -> list[str]:
@@ -91,6 +91,32 @@ def test_the_quick_start_installs_and_plays() -> None:
     quick = [b for b in sh_blocks() if "python3 -m venv" in b]
     assert len(quick) == 3  # the quick start, the test command, the compiled build
     assert ".venv/bin/pip install ." in quick[0] and ".venv/bin/cambio play" in quick[0]
+
+
+def test_commands_in_the_text_name_the_quick_start_venv() -> None:
+    """A command quoted in a sentence runs as written too (``.venv/bin/python x.py``)."""
+    text = README.read_text(encoding="utf-8")
+    spans = re.findall(r"`([^`\n]+)`", FENCE.sub("", text))
+    commands = [s for s in spans if re.match(r"(python3?|pip|cambio|mkdocs)\s+\S*[./]", s)]
+    assert commands == [], "quote these as .venv/bin/...: " + ", ".join(commands)
+    assert "`.venv/bin/python benchmarks/speed.py`" in text
+
+
+def test_the_suites_time_and_its_fast_subset_are_stated() -> None:
+    text = README.read_text(encoding="utf-8")
+    assert "The whole suite takes about 12 minutes on 2 cores" in text
+    (fast,) = [b for b in sh_blocks() if "-m pytest -m" in b]
+    chosen = re.search(r'-m "([^"]+)"', fast)
+    assert chosen is not None
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    for marker in re.findall(r"not (\w+)", chosen.group(1)):
+        assert f'"{marker}: ' in pyproject, f"{marker} is not a declared marker"
+
+
+def test_the_lessons_and_the_saves_folder_are_told() -> None:
+    text = README.read_text(encoding="utf-8")
+    assert ".venv/bin/cambio learn" in text
+    assert "~/.local/share/cambio/saves" in text and "--aids" in text
 
 
 def test_the_speed_section_builds_the_compiled_variant() -> None:

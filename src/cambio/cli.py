@@ -476,13 +476,29 @@ register(
         "lists them): the table's whole match, with running totals between rounds, or one "
         "round with --round. Snaps are offered as --snap says and settled by the table's "
         "arbitration, the same for you and the bots. Leaving (q, end of input, Ctrl-C) saves "
-        "the game to a file; --resume FILE continues it exactly. Reads standard input, so a "
-        "script can play.",
+        "the game in the user's data folder; --resume FILE continues it exactly, or shows "
+        "the result of a finished game. You play from memory unless --aids. Reads standard "
+        "input, so a script can play.",
         arguments=_PLAY_ARGUMENTS,
         run=_PLAY,
         example="cambio play --variant snap --players 4 --snap ask\n"
         "cambio play --variant elimination --seed 7 --round\n"
-        "cambio play --resume cambio-elimination-7.json",
+        "cambio play --resume ~/.local/share/cambio/saves/cambio-elimination-7.json",
+    )
+)
+_LEARN_ARGUMENTS, _LEARN = _lazy(".lessons.terminal")
+register(
+    Command(
+        "learn",
+        help="take the three guided lessons in the terminal, then play a round",
+        description="Three guided lessons on the practice table, on prepared deals: "
+        "replace a card, peek with a 7 or a 9, swap with a jack and call Cambio. Each "
+        "step says what to do and refuses anything else with a sentence saying why. Then "
+        "a fresh round against Robin and Alex, the learning opponents. You play from "
+        "memory throughout. Reads standard input, so a script can take the lessons.",
+        arguments=_LEARN_ARGUMENTS,
+        run=_LEARN,
+        example="cambio learn\ncambio learn --lesson 3",
     )
 )
 register(

@@ -2,8 +2,10 @@
 
 ``cambio play`` (or :func:`play`) deals a round, shows your opening peek once, then
 asks for short typed commands on your decisions (``help`` lists them) and prints every
-other move as you see it: public information only. Your grid shows a card only where
-you legally know it (or none at all with ``from_memory``, as at a real table). The end
+other move as you see it: public information only. You play from memory, as at a
+real table: a card you look at stays on screen until you press Enter, then lies face
+down again, with only its position number showing (``--aids``, learner's aids, shows
+the cards you know instead). The end
 shows every card, its value, the totals, why the round ended and who won.
 
 The game reads lines from standard input, so a script can play it::
@@ -27,6 +29,7 @@ End of input stops the game cleanly, with a message. Commands:
 ``o POS ...``           choose the positions of your opening peek
 ``l``                   look again at your opening positions (re-peek)
 ``b`` / ``h``           the board / the move history
+``score``               the table, the round, every player's totals
 ``help`` / ``q``        these commands / quit
 ======================  ================================================
 """
@@ -36,6 +39,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -49,8 +53,10 @@ from .cards import JOKER, Card
 from .errors import RuleSetError, SaveError
 from .events import Event, EventKind
 from .knowledge import seen_by
+from .launch import launch_command, saves_folder
 from .loading import ruleset_to_dict
 from .match import Match, MatchEventKind
+from .reasons import caller_reason, starter_reason
 from .rules import RuleSet
 from .scoring import RoundResult
 from .views import PlayerView
@@ -58,7 +64,11 @@ from .views import PlayerView
 __all__ = [
     "SAVE_FORMAT",
     "SNAP_PROMPTS",
+    "InputEnded",
+    "Leave",
+    "Terminal",
     "TerminalPlayer",
+    "is_info",
     "add_arguments",
     "board_text",
     "end_text",
@@ -78,19 +88,30 @@ _WINDOW_EVENTS = frozenset(
 )
 
 
+_PRIVATE_LOOKS = frozenset({EventKind.PEEK, EventKind.RE_PEEK, EventKind.SWAP})
+"""Your own looks at face-down cards, kept on screen until you hide them."""
+
 _NOT_SCRIPTED = object()
 """Returned by :meth:`TerminalPlayer._scripted` when no recorded answer is left."""
 
 
-class _Quit(Exception):
+class Leave(Exception):
+    """The person left: typed ``q`` (:class:`_Quit`) or the input ran out."""
+
+
+class _Quit(Leave):
     """The person typed ``q``."""
 
 
-class _EndOfInput(Exception):
+class _EndOfInput(Leave):
     """Standard input ran out."""
 
 
-class _Terminal:
+InputEnded = _EndOfInput
+"""Raised by :meth:`Terminal.ask` when standard input runs out (a :class:`Leave`)."""
+
+
+class Terminal:
     """Line input and output, with cards drawn in what the output can show."""
 
     def __init__(self, stdin: TextIO, stdout: TextIO) -> None:
@@ -159,17 +180,19 @@ class TerminalPlayer:
 
     Like every bot it sees only its own view and the legal actions; it prints them and
     turns typed commands into actions. ``names`` names every seat (``names[seat]`` is
-    "you"). With ``show_known`` false the grids hide every face-down card, even those
-    you have seen: you play from memory.
+    "you"). With ``show_known`` false (the default: you play from memory) the grids hide
+    every face-down card, even those you have seen, and the move history names only the
+    cards that lie face up now; with it true (learner's aids) the grids show every card
+    you know.
     """
 
     def __init__(
         self,
-        terminal: _Terminal,
+        terminal: Terminal,
         rules: RuleSet,
         names: Sequence[str],
         *,
-        show_known: bool = True,
+        show_known: bool = False,
     ) -> None:
         self.term = terminal
         self.rules = rules
@@ -180,6 +203,8 @@ class TerminalPlayer:
         """Every answer given so far (an action record, or None for a snap let go)."""
         self.script: list[dict[str, Any] | None] = []
         """Recorded answers still to give (a saved game being replayed)."""
+        self.scores: Callable[[], str] = lambda: "No scores yet."
+        """The text of the ``score`` command: the table, the round and the totals."""
 
     # --- the Bot protocol
     def reset(self, seat: int, rules: RuleSet, seed: int | None) -> None:
@@ -257,10 +282,21 @@ class TerminalPlayer:
             self.term.quiet = False
             self.term.say(self.term.rule * 60)
             self.term.say("The saved game is restored; you continue where you left off.")
+            self.term.say(self.scores())
             if view is not None and view.phase != "turn":
                 self.show_board(view)  # a turn shows the board anyway
 
     # --- reading commands
+    def interpret(self, line: str, view: PlayerView, legal: Sequence[Action]) -> Action | None:
+        """The legal action a typed line asks for; ``None`` after printing what the line
+        asked for instead (the board, the history, help) or why it is not possible.
+        ``q`` raises the exception that leaves the table."""
+        return self._interpret(line, view, legal)
+
+    def situation(self, view: PlayerView, legal: Sequence[Action]) -> str:
+        """What you hold and the commands you can type now, as one line."""
+        return self._situation(view, legal)
+
     def _interpret(self, line: str, view: PlayerView, legal: Sequence[Action]) -> Action | None:
         """The action a typed line asks for, if legal; otherwise explain and return None."""
         words = line.split()
@@ -278,6 +314,9 @@ class TerminalPlayer:
             return None
         if command in ("h", "history"):
             self._show_history(view)
+            return None
+        if command in ("score", "scores", "totals"):
+            self.term.say(self.scores())
             return None
         try:
             numbers = [int(w) for w in words[1:]]
@@ -382,9 +421,13 @@ class TerminalPlayer:
         )
 
     def _show_history(self, view: PlayerView) -> None:
-        lines = [narrate(e, self.names, self.seat, self.term.card) for e in view.history]
+        card = self.term.card if self.show_known else _face_up_only(view, self.term.card)
+        lines = [narrate(e, self.names, self.seat, card) for e in view.history]
         shown = [line for line in lines if line]
-        self.term.say("Move history (as you saw it):")
+        if self.show_known:
+            self.term.say("Move history (as you saw it):")
+        else:
+            self.term.say("Move history (as you saw it; only cards face up now are named):")
         for line in shown:
             self.term.say(f"  {line}")
 
@@ -479,6 +522,7 @@ class TerminalPlayer:
             "  o POS ..      choose your opening peek positions",
             "  l             look again at your opening positions (re-peek tables)",
             "  b  h          show the board, the move history",
+            "  score         the table, the round and every player's totals",
             "  help  q       this help, quit",
             f"Card values at this table: {value_summary(self.rules)}. Lowest total wins.",
         ]
@@ -520,8 +564,16 @@ _VERBS = {
 }
 
 
+def is_info(word: str) -> bool:
+    """Whether a typed command only shows something (the board, help, ...) or leaves."""
+    return _is_info(word)
+
+
 def _is_info(word: str) -> bool:
-    return word.lower() in ("b", "board", "h", "history", "help", "?", "q", "quit", "exit")
+    return word.lower() in (
+        *("b", "board", "h", "history", "help", "?", "q", "quit", "exit"),
+        *("score", "scores", "totals"),
+    )
 
 
 _EXAMPLES = 4
@@ -568,6 +620,19 @@ def _power_note(view: PlayerView, rules: RuleSet) -> str:
 
 # ---------------------------------------------------------------------------------------
 # Text for boards, events and the end
+
+
+def _face_up_only(
+    view: PlayerView, card: Callable[[Card | None], str]
+) -> Callable[[Card | None], str]:
+    """``card``, but naming only the cards that lie face up now (the top discard, the
+    card in your hand); any other card is written "a card"."""
+    visible = {c for c in (view.top_discard, view.holding) if c is not None}
+
+    def shown(c: Card | None) -> str:
+        return card(c) if c is not None and c in visible else "a card"
+
+    return shown
 
 
 def _who(seat: int, names: Sequence[str], me: int, *, subject: bool = True) -> str:
@@ -863,6 +928,8 @@ class _Settings:
     opponents: tuple[str, ...] = ()
     """The bot of each other seat by name (:data:`~cambio.bots.BOT_NAMES`), seat 1 first;
     empty: MemoryBots."""
+    finished: bool = False
+    """Whether the saved game was played to its end (resuming it shows the result)."""
 
 
 def _opponent(name: str) -> Bot:
@@ -911,11 +978,14 @@ class _Game:
     def __init__(
         self,
         settings: _Settings,
-        term: _Terminal,
+        term: Terminal,
         save_to: Path,
         script: Sequence[dict[str, Any] | None] = (),
+        *,
+        resumed: bool = False,
     ) -> None:
         self.settings = settings
+        self.resumed = resumed
         self.term = term
         self.save_to = save_to
         rules = settings.rules
@@ -927,6 +997,7 @@ class _Game:
         self.names = names
         self.person = TerminalPlayer(term, rules, names, show_known=settings.show_known)
         self.person.script = list(script)
+        self.person.scores = self._scores
         chosen = settings.opponents or ("memory",) * (n - 1)
         self.bots: dict[int, Bot] = {s: _opponent(chosen[s - 1]) for s in range(1, n)}
         self._round_dealt = 0
@@ -935,7 +1006,7 @@ class _Game:
         self._told = 0
 
     # --- saving
-    def save(self) -> Path:
+    def save(self, *, finished: bool = False) -> Path:
         s = self.settings
         data = {
             "format": SAVE_FORMAT,
@@ -948,7 +1019,9 @@ class _Game:
             "opponents": list(s.opponents),
             "answers": self.person.answers,
             "actions": [a.to_dict() for a in self.match.actions],
+            "finished": finished,
         }
+        self.save_to.parent.mkdir(parents=True, exist_ok=True)
         self.save_to.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
         return self.save_to
 
@@ -957,8 +1030,8 @@ class _Game:
         term = self.term
         match = self.match
         whole = self.settings.whole_match
-        if self.person.script:
-            term.quiet = True
+        if self.resumed:
+            term.quiet = True  # what was shown before is not shown again
         self._introduce()
         for event in match.events:
             self._tell(event)
@@ -975,11 +1048,73 @@ class _Game:
                     break
         if self.person.script:
             raise SaveError("$.answers", "more answers than the saved game has decisions")
+        if self.settings.finished:
+            return self._show_finished()
         self.person.finish_script(None)
         if match.is_over and whole and self.settings.rules.match.end != "single":
             term.say(self._match_end())
         term.say(term.rule * 60)
+        if self.resumed or self.save_to.exists():
+            try:
+                self.save(finished=True)
+            except OSError as error:
+                term.say(f"The save {self.save_to} could not be marked finished: {error}.")
+            else:
+                term.say(f"The save {self.save_to} is marked finished.")
         return 0
+
+    def _show_finished(self) -> int:
+        """A finished game resumed: its result, with nothing left to play."""
+        term = self.term
+        term.quiet = False
+        term.say(term.rule * 60)
+        term.say(f"This game is over; {self.save_to} holds its result.")
+        term.say(self._scores())
+        record = self.match.records[-1] if self.match.records else None
+        if record is not None:
+            seats = record.players
+            names = [self.names[s] for s in seats]
+            term.say(
+                end_text(record.result, names, seats.index(0) if 0 in seats else -1, term.card)
+            )
+        if self.match.is_over and self.settings.rules.match.end != "single":
+            term.say(self._match_end())
+        term.say(term.rule * 60)
+        return 0
+
+    def _scores(self) -> str:
+        """The table, the round and every player's total (the ``score`` command)."""
+        s = self.settings
+        match = self.match
+        names = self.names
+        aids = ", learner's aids on" if s.show_known else ""
+        lines = [
+            f"Cambio at the {s.rules.name} table{aids}: {match.players} players, seed {s.seed}."
+        ]
+        played = len(match.records)
+        goal = _match_goal(s.rules) if s.whole_match else "one round (--round)"
+        if match.is_over or (not s.whole_match and played):
+            lines.append(
+                f"Finished after {played} round{'s' if played != 1 else ''}; the game: {goal}."
+            )
+        else:
+            lines.append(f"Round {match.round_number} is being played; the game: {goal}.")
+        if not played:
+            lines.append("No round is finished yet: every total is 0.")
+            return "\n".join(lines)
+        lines.append(
+            f"After {played} round{'s' if played != 1 else ''}: "
+            + _totals_line(match.totals, names, match.eliminated)
+        )
+        width = max(len(n) for n in names)
+        for seat in range(match.players):
+            rounds = ", ".join(
+                "-" if r.scores[seat] is None else str(r.scores[seat]) for r in match.records
+            )
+            lines.append(
+                f"  {names[seat].ljust(width)}  {match.totals[seat]:>4}   rounds: {rounds}"
+            )
+        return "\n".join(lines)
 
     def _introduce(self) -> None:
         term = self.term
@@ -992,6 +1127,8 @@ class _Game:
         bots = self.settings.opponents or ("memory",) * (n - 1)
         others = ", ".join(f"{names[p]} (P{p}, {bots[p - 1]} bot)" for p in range(1, n))
         term.say(f"You are P0; {others} {'are' if n > 2 else 'is'} the computer.")
+        if self.settings.show_known:
+            term.say("Learner's aids on: your board shows the cards you have seen.")
         if rules.teams.size > 1:
             for team in self.match.teams:
                 if 0 in team:
@@ -1102,26 +1239,40 @@ class _Game:
             term.say(f"{term.rule * 3} {text[:-1]} {term.rule * 3}")
         elif text:
             term.say(f"  {text}")
+        looked = any(c is not None for c in seen.cards)
+        if seen.player == 0 and looked and seen.kind in _PRIVATE_LOOKS:
+            self._hide("Remember it. Press Enter to hide it. ")
+
+    def _hide(self, prompt: str) -> None:
+        """From memory: keep a card you looked at on screen until you press Enter.
+
+        A line of input (any text) hides it; ``q`` leaves the table. Nothing is asked
+        while a saved game is replayed, nor with learner's aids (the board keeps it).
+        """
+        term = self.term
+        if self.settings.show_known or term.quiet:
+            return
+        line = term.ask(prompt)
+        if line.strip().lower() in ("q", "quit", "exit"):
+            raise _Quit
+        term.clear()
 
     def _reveal(self, event: Event) -> None:
         term = self.term
         term.say("Your opening peek. Remember these cards and where they lie:")
         for (_, pos), c in zip(event.positions, event.cards, strict=False):
             term.say(f"  [{pos}] {term.card(c)}")
-        hide = not self.settings.show_known
-        if term.interactive and not term.quiet:
-            if hide:
-                term.ask("Press Enter to hide them and begin. ")
-            else:
-                term.ask(
-                    "Press Enter to clear the screen and begin "
-                    "(your board keeps showing them; --from-memory hides them). "
-                )
+        if not self.settings.show_known:
+            self._hide("Press Enter to hide them and begin. ")
+            term.say("Your cards are face down now; the numbers [1] [2] ... are their places.")
+        elif term.interactive and not term.quiet:
+            term.ask(
+                "Press Enter to clear the screen and begin (learner's aids: your board "
+                "keeps showing the cards you know). "
+            )
             term.clear()
-        elif hide:
-            term.say("(They are hidden now.)")
         else:
-            term.say("(Your board shows the cards you know; --from-memory hides them.)")
+            term.say("(Learner's aids: your board shows the cards you know.)")
 
     def _tell_match(self, event: Event) -> None:
         term = self.term
@@ -1135,6 +1286,10 @@ class _Game:
             round_names = [names[s] for s in seats]
             me = seats.index(0) if 0 in seats else -1
             term.say(end_text(record.result, round_names, me, term.card))
+            said = ["You" if s == 0 else names[s] for s in seats]
+            why = caller_reason(record.result, self.settings.rules, said)
+            if why:
+                term.say(why)
             if self.settings.whole_match and self.settings.rules.match.end != "single":
                 extra = " (a tie-break)" if record.extra else ""
                 term.say(
@@ -1160,6 +1315,8 @@ class _Game:
             begin = "start" if starter == 0 else "starts"
             term.say(term.rule * 60)
             term.say(f"Round {match.round_number}: {dealer} {deals}, {starts} {begin}.")
+            why = starter_reason(self.settings.rules, first_round=match.round_number == 1)
+            term.say(f"({why[0].upper()}{why[1:]}.)")
 
     def _match_end(self) -> str:
         result = self.match.result
@@ -1247,9 +1404,9 @@ def play(
     *,
     stdin: TextIO | None = None,
     stdout: TextIO | None = None,
-    show_known: bool = True,
+    aids: bool = False,
     whole_match: bool = True,
-    snap: str = "known",
+    snap: str | None = None,
     save_to: str | Path | None = None,
     resume: str | Path | None = None,
     opponents: str | Sequence[str] | None = None,
@@ -1258,16 +1415,22 @@ def play(
 
     ``rules`` is a :class:`RuleSet` or a profile name; ``players`` defaults to the
     table's default; ``seed`` makes the deals and the bots' decisions (and so the game,
-    given the same input) reproducible. With ``whole_match`` (the default) the table's
-    whole match is played, else one round. ``snap`` is one of :data:`SNAP_PROMPTS`.
-    Leaving (``q``, end of input, Ctrl-C) saves the game to ``save_to`` (default
-    ``cambio-TABLE-SEED.json`` in the current folder); ``resume`` continues a saved game
-    exactly (the other arguments are then taken from the save). ``opponents`` names the
+    given the same input) reproducible. You play from memory: after your opening peek
+    and each later look (shown until you press Enter) your cards are face down, and
+    nothing on screen names a card that is not face up now; ``aids`` (learner's aids, a
+    table option kept in the save) shows the cards you know instead. With
+    ``whole_match`` (the default) the table's whole match is played, else one round.
+    ``snap`` is one of :data:`SNAP_PROMPTS` (default: ``ask`` from memory, ``known``
+    with aids, as ``known`` is itself a hint). Leaving (``q``, end of input, Ctrl-C)
+    saves the game to ``save_to`` (default ``cambio-TABLE-SEED.json`` in
+    :func:`~cambio.launch.saves_folder`); ``resume`` continues a saved game exactly
+    (the other arguments are then taken from the save), or, when the save is marked
+    finished (a game played to its end), shows its result. ``opponents`` names the
     other seats' bots (:func:`opponent_names`: one name for all or one per seat, from
     :data:`cambio.bots.BOT_NAMES`; MemoryBots by default). ``stdin``/``stdout`` default
     to the process streams.
     """
-    term = _Terminal(stdin or sys.stdin, stdout or sys.stdout)
+    term = Terminal(stdin or sys.stdin, stdout or sys.stdout)
     script: list[dict[str, Any] | None] = []
     if resume is not None:
         settings, script = load_save(Path(resume))
@@ -1278,6 +1441,8 @@ def play(
             from .loading import load_ruleset
 
             rules = load_ruleset(rules)
+        if snap is None:
+            snap = "known" if aids else "ask"
         if snap not in SNAP_PROMPTS:
             raise ValueError(f"snap must be one of {', '.join(SNAP_PROMPTS)}, not {snap!r}")
         if seed is None:
@@ -1291,15 +1456,15 @@ def play(
             seed=seed,
             whole_match=whole_match,
             snap=snap,
-            show_known=show_known,
+            show_known=aids,
             opponents=opponent_names(opponents, seats),
         )
     path = (
         Path(save_to)
         if save_to is not None
-        else Path(f"cambio-{_safe(settings.rules.name)}-{settings.seed}.json")
+        else saves_folder() / f"cambio-{_safe(settings.rules.name)}-{settings.seed}.json"
     )
-    game = _Game(settings, term, path, script)
+    game = _Game(settings, term, path, script, resumed=resume is not None)
     try:
         return game.run()
     except (_Quit, _EndOfInput, KeyboardInterrupt) as stop:
@@ -1316,7 +1481,8 @@ def play(
         except OSError as error:
             term.say(f"The game could not be saved to {path}: {error.strerror or error}.")
             return 1
-        term.say(f"The game is saved in {saved}; continue it with: cambio play --resume {saved}")
+        again = f"{launch_command()} play --resume {shlex.quote(str(saved))}"
+        term.say(f"The game is saved in {saved}; continue it with: {again}")
         return 130 if isinstance(stop, KeyboardInterrupt) else 0
 
 
@@ -1368,6 +1534,9 @@ def load_save(path: Path) -> tuple[_Settings, list[dict[str, Any] | None]]:
             except ValueError as error:
                 raise SaveError(f"$.answers[{i}]", str(error)) from None
         answers.append(answer)
+    finished = data.get("finished", False)  # saves from before marking: unfinished
+    if type(finished) is not bool:
+        raise SaveError("$.finished", f"expected bool, got {finished!r}")
     chosen = data.get("opponents", ["memory"])  # saves from before --opponents: memory
     if not isinstance(chosen, list) or not all(isinstance(x, str) for x in chosen):
         raise SaveError("$.opponents", f"expected a list of bot names, got {chosen!r}")
@@ -1383,6 +1552,7 @@ def load_save(path: Path) -> tuple[_Settings, list[dict[str, Any] | None]]:
         snap=data["snap"],
         show_known=data["show_known"],
         opponents=opponents,
+        finished=finished,
     )
     try:
         Match(rules, settings.players, seed=settings.seed)
@@ -1417,14 +1587,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--snap",
         choices=SNAP_PROMPTS,
-        default="known",
-        help="when to stop and offer you a snap: whenever you may (ask), only when you "
-        "know a matching card (known, the default), or never (snap with n on your turn)",
+        default=None,
+        help="when to stop and offer you a snap: whenever you may (ask, the default when "
+        "you play from memory), only when you know a matching card (known, the default "
+        "with --aids: itself a hint), or never (snap with n on your turn)",
     )
     parser.add_argument(
-        "--from-memory",
+        "--aids",
         action="store_true",
-        help="hide the cards you have seen on the board: play from memory",
+        help="learner's aids: the board shows the cards you have seen (by default you "
+        "play from memory: cards are face down once you hide them)",
     )
     parser.add_argument(
         "--opponents",
@@ -1437,7 +1609,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--save",
         default=None,
         metavar="FILE",
-        help="where to save the game when you leave (default: cambio-TABLE-SEED.json)",
+        help="where to save the game when you leave (default: cambio-TABLE-SEED.json in "
+        "$XDG_DATA_HOME/cambio/saves, or ~/.local/share/cambio/saves)",
     )
     parser.add_argument(
         "--resume",
@@ -1492,7 +1665,7 @@ def run_command(args: argparse.Namespace) -> int:
         rules,
         players,
         args.seed,
-        show_known=not args.from_memory,
+        aids=args.aids,
         whole_match=not args.round,
         snap=args.snap,
         save_to=args.save,
