@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .actions import Action, ActionKind, ActionSpace
+from .analysis import ActionEstimate, Analysis, AnalysisError, analyse, analyse_round
 from .cards import Card
 from .determinize import determinize
 from .errors import IllegalActionError, PositionError, Problem, RuleSetError, SaveError
@@ -25,6 +26,7 @@ from .views import PlayerView
 
 __all__ = [
     "Action",
+    "ActionEstimate",
     "ActionKind",
     "ActionSpace",
     "Card",
@@ -46,6 +48,10 @@ __all__ = [
     "RuleSetError",
     "SaveError",
     "SimulationReport",
+    "Analysis",
+    "AnalysisError",
+    "analyse",
+    "analyse_round",
     "available_variants",
     "check_rules",
     "compiled",
