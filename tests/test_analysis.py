@@ -150,12 +150,12 @@ def test_every_kind_of_decision_is_analysed(name: str, phases: set[str]) -> None
 
 
 def test_a_clearly_better_move_comes_first() -> None:
-    # seat 0 drew the ace and knows its 10 and 9: replacing the 10 beats discarding
+    # seat 0 drew the ace and knows its 10 and 3: keeping the ace beats discarding it
     rnd = position(
-        "practice", "KS,QS,10S@0,9S@0/5S,6S,7S@1,8S@1", "s:AD@0", "4C", "2C,...", "drawn 0 0,0"
+        "practice", "KS,QS,10S@0,3S@0/5S,6S,7S@1,8S@1", "s:AD@0", "4C", "2C,...", "drawn 0 0,0"
     )
     result = analyse_round(rnd, 0, samples=48, seed=2)
-    assert str(result.best.action) == "P0 replace P0:3"
+    assert result.best.label.startswith("P0 replace")
     discard = result.estimate(cambio.Action.discard(0))
     assert discard.behind > discard.behind_error > 0
     assert discard.score > result.best.score

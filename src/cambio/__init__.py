@@ -18,6 +18,7 @@ from .loading import (
     variant_summaries,
 )
 from .match import Match, MatchResult, MatchView, RoundRecord
+from .review import Review, ReviewedDecision, review
 from .round import Phase, Round
 from .rules import RuleSet, check_rules
 from .scoring import HandCard, RoundResult, score_hands
@@ -40,6 +41,8 @@ __all__ = [
     "PlayerView",
     "PositionError",
     "Round",
+    "Review",
+    "ReviewedDecision",
     "RoundRecord",
     "RoundResult",
     "IllegalActionError",
@@ -57,6 +60,7 @@ __all__ = [
     "compiled",
     "determinize",
     "load_ruleset",
+    "review",
     "ruleset_from_dict",
     "ruleset_from_toml",
     "ruleset_to_dict",
