@@ -16,7 +16,7 @@ import pytest
 import cambio
 from cambio import AnalysisError, Round, review
 from cambio.bots import MemoryBot, play_round
-from cambio.review import replay_from_start
+from cambio.round_review import replay_from_start
 from decks import position
 
 

@@ -18,8 +18,8 @@ from .loading import (
     variant_summaries,
 )
 from .match import Match, MatchResult, MatchView, RoundRecord
-from .review import Review, ReviewedDecision, review
 from .round import Phase, Round
+from .round_review import Review, ReviewedDecision, review
 from .rules import RuleSet, check_rules
 from .scoring import HandCard, RoundResult, score_hands
 from .simulate import SimulationReport, simulate

@@ -19,8 +19,8 @@ from .errors import PositionError, SaveError
 
 if TYPE_CHECKING:
     from .analysis import Analysis
-    from .review import Review
     from .round import Round
+    from .round_review import Review
 
 __all__ = ["Loaded", "read_game"]
 
@@ -325,7 +325,7 @@ def _review(args: argparse.Namespace) -> int:
 
 def _review_run(args: argparse.Namespace) -> int:
     from .analysis import AnalysisError
-    from .review import review
+    from .round_review import review
 
     _check_budget(args, "review")
     if args.top < 0:
