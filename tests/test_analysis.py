@@ -208,3 +208,25 @@ def test_bad_input_is_refused_with_one_error() -> None:
     result = analyse(view, rnd.rules, samples=2, seed=1)
     with pytest.raises(AnalysisError, match="not one of the actions analysed"):
         result.estimate(cambio.Action.discard(0))
+
+
+def test_snap_decisions_read_only_the_view_too() -> None:
+    # on the snap table, with snaps out of turn ("no snap" among the candidates)
+    rules = cambio.load_ruleset("snap")
+    base = Round(rules, 3, seed=21)
+    deck = list(base.deck)
+    deck[4], deck[-1] = deck[-1], deck[4]  # seat 1's first card and the stock's last
+    other = Round(rules, 3, deck=deck, seed=21)
+    rng = random.Random(5)
+    compared = out_of_turn = 0
+    while not base.is_over and base.view(0) == other.view(0) and compared < 8:
+        if base.legal_action_ids(0):
+            a = analyse(base.view(0), rules, samples=3, seed=compared)
+            assert a == analyse(other.view(0), rules, samples=3, seed=compared)
+            compared += 1
+            out_of_turn += base.to_act != 0
+        moves = base.legal_actions(base.to_act)
+        action = rng.choice([m for m in moves if m.kind != "call"] or moves)
+        base.apply(action)
+        other.apply(action)
+    assert compared >= 5 and out_of_turn > 0

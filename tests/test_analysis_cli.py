@@ -148,3 +148,14 @@ def test_analyse_reads_a_position_piped_on_standard_input() -> None:
     bad = command(["analyse", "-", "--variant", "practice"], "not a position")
     assert bad.returncode == 2
     assert "cambio analyse: -:" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_review_reads_a_saved_round_piped_on_standard_input() -> None:
+    rnd = cambio.Round("practice", players=2, seed=5)
+    play_round(rnd, [MemoryBot(), MemoryBot()], seed=5)
+    done = command(["review", "-", "--seat", "0", "--samples", "3", "--top", "2"], rnd.to_json())
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("Round 1 (finished), seat 0:")
+    bad = command(["review", "-", "--seat", "0"], "{not json")
+    assert bad.returncode == 2
+    assert "cambio review: -: $: not JSON" in bad.stderr and "Traceback" not in bad.stderr
