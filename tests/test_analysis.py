@@ -230,3 +230,28 @@ def test_snap_decisions_read_only_the_view_too() -> None:
         base.apply(action)
         other.apply(action)
     assert compared >= 5 and out_of_turn > 0
+
+
+def test_after_another_players_call_the_rounds_are_weighed_by_the_call(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import cambio.analysis as module
+
+    weighed: list[int] = []
+    real = module.call_log_weight
+
+    def counted(world: Round, caller: int, cfg: SearchBotConfig) -> float:
+        weighed.append(caller)
+        return real(world, caller, cfg)
+
+    monkeypatch.setattr(module, "call_log_weight", counted)
+    rnd = Round("practice", players=2, seed=3)
+    for action in ("P0 draw", "P0 discard", "P1 call"):
+        rnd.apply(next(a for a in rnd.legal_actions(rnd.to_act) if str(a) == action))
+    assert rnd.caller == 1 and rnd.to_act == 0
+    result = analyse(rnd.view(0), rnd.rules, samples=4, seed=1)
+    assert "P0 call" not in {e.label for e in result.estimates}
+    assert weighed and set(weighed) == {1}
+    weighed.clear()
+    analyse(rnd.view(0), rnd.rules, samples=4, seed=1, policy=SearchBotConfig(oversample=1))
+    assert not weighed  # uniform draws: nothing weighed

@@ -42,6 +42,7 @@ from .actions import Action
 from .bots.search_bot import (
     SearchBotConfig,
     _resample,
+    call_log_weight,
     evidence_log_weight,
     playout,
     rollout_action,
@@ -215,8 +216,10 @@ def analyse(
     machine). ``policy`` is a :class:`~cambio.bots.SearchBotConfig` (the default one
     when ``None``): the playouts follow :func:`~cambio.bots.search_bot.rollout_action`
     with its ``style`` for the player and its ``model`` for the others, stop after its
-    ``max_decisions``, and the rounds are weighed by the other players' choices with its
-    ``oversample`` (1: rounds drawn uniformly among those the view allows).
+    ``max_decisions``, and the rounds are weighed by the other players' choices
+    (:func:`~cambio.bots.search_bot.evidence_log_weight`), and after another player's
+    call by that call (:func:`~cambio.bots.search_bot.call_log_weight`), drawn from its
+    ``oversample`` times as many (1: rounds drawn uniformly among those the view allows).
 
     The candidates are the player's legal actions: its turn's actions, a power's steps,
     a card to give, an opening peek, a call, and its snaps. A player who may snap while
@@ -303,17 +306,33 @@ def analyse_round(
 
 def _info_worlds(info: InfoSet, rng: random.Random, cfg: SearchBotConfig) -> Iterator[Round]:
     """Rounds drawn from ``info`` without end, weighed like the search bot's (sampling
-    importance resampling over ``oversample`` times as many uniform draws, in chunks)."""
+    importance resampling over ``oversample`` times as many uniform draws, in chunks):
+    by the other players' choices, and after another player's call by that call too."""
     over = cfg.oversample
+    caller = info.view.caller
+    by_call = over > 1 and caller is not None and caller != info.view.player
     while True:
-        if over <= 1 or not info.evidence:
+        if by_call:
+            assert caller is not None
+            pool: list[Round] = []
+            logs: list[float] = []
+            for _ in range(_CHUNK * over):
+                assign = info.assignment(rng)
+                world = info.build(assign, rng)
+                pool.append(world)
+                logs.append(
+                    evidence_log_weight(info, assign, cfg) + call_log_weight(world, caller, cfg)
+                )
+            for i in _resample(logs, _CHUNK, rng):
+                yield pool[i]
+        elif over <= 1 or not info.evidence:
             for _ in range(_CHUNK):
                 yield info.build(info.assignment(rng), rng)
-            continue
-        pool = [info.assignment(rng) for _ in range(_CHUNK * over)]
-        logs = [evidence_log_weight(info, a, cfg) for a in pool]
-        for i in _resample(logs, _CHUNK, rng):
-            yield info.build(pool[i], rng)
+        else:
+            assigns = [info.assignment(rng) for _ in range(_CHUNK * over)]
+            weights = [evidence_log_weight(info, a, cfg) for a in assigns]
+            for i in _resample(weights, _CHUNK, rng):
+                yield info.build(assigns[i], rng)
 
 
 def _shuffled_worlds(rnd: Round, player: int, rng: random.Random) -> Iterator[Round]:
