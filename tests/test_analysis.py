@@ -64,7 +64,12 @@ def test_paired_positions_differing_in_unseen_cards_give_the_same_analysis() -> 
     a = analyse_round(one, 0, samples=8, seed=5)
     b = analyse_round(two, 0, samples=8, seed=5)
     assert a == b
-    # seat 1 knows 7S and 8S, which differ from its view in the pair below
+    # a card only seat 1 knows (its 7S here a 9H) is as hidden from seat 0 as the rest
+    three = position(
+        "practice", "AS,2S,3S@0,4S@0/5S,6S,9H@1,8S@1", "-", "9S", "10S,...", "turn 0 0,0"
+    )
+    assert three.view(0) == one.view(0)
+    assert analyse_round(three, 0, samples=8, seed=5) == a
     c = analyse_round(one, 0, samples=8, seed=6)
     assert c != a  # another seed draws other rounds
 
