@@ -162,3 +162,11 @@ def test_server_benchmark_runs() -> None:
         assert key in out
     assert out["actions"] > 0
     assert out["errors"] == out["failed_tables"] == out["inconsistent_tables"] == 0
+
+
+def test_bench_analysis_runs() -> None:
+    out = _run("bench_analysis.py", "--rounds", "1", "--samples", "2", "--every", "4")
+    for key in ("analyses", "candidates_mean", "drawn_rounds_per_second", "playouts_per_second"):
+        assert key in out
+    assert out["analyses"] > 0 and out["samples"] == 2
+    assert out["review"]["decisions"] > 0

@@ -71,6 +71,11 @@ CASES: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = [
         ("episode 0:", "episode 1:", "returns player_0"),
     ),
     ("cfr_micro.py", ("--iterations", "0"), ("iteration    0  NashConv", "uniform random policy")),
+    (
+        "coach.py",
+        ("--samples", "4", "--seed", "2"),
+        ("practice: seat 0", "decisions reviewed; the costliest:", "every action of that decision"),
+    ),
 ]
 
 

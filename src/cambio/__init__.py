@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .actions import Action, ActionKind, ActionSpace
+from .analysis import ActionEstimate, Analysis, AnalysisError, analyse, analyse_round
 from .cards import Card
 from .determinize import determinize
 from .errors import IllegalActionError, PositionError, Problem, RuleSetError, SaveError
@@ -18,6 +19,7 @@ from .loading import (
 )
 from .match import Match, MatchResult, MatchView, RoundRecord
 from .round import Phase, Round
+from .round_review import Review, ReviewedDecision, review
 from .rules import RuleSet, check_rules
 from .scoring import HandCard, RoundResult, score_hands
 from .simulate import SimulationReport, simulate
@@ -25,6 +27,7 @@ from .views import PlayerView
 
 __all__ = [
     "Action",
+    "ActionEstimate",
     "ActionKind",
     "ActionSpace",
     "Card",
@@ -38,6 +41,8 @@ __all__ = [
     "PlayerView",
     "PositionError",
     "Round",
+    "Review",
+    "ReviewedDecision",
     "RoundRecord",
     "RoundResult",
     "IllegalActionError",
@@ -46,11 +51,16 @@ __all__ = [
     "RuleSetError",
     "SaveError",
     "SimulationReport",
+    "Analysis",
+    "AnalysisError",
+    "analyse",
+    "analyse_round",
     "available_variants",
     "check_rules",
     "compiled",
     "determinize",
     "load_ruleset",
+    "review",
     "ruleset_from_dict",
     "ruleset_from_toml",
     "ruleset_to_dict",

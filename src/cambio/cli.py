@@ -617,6 +617,9 @@ register(
 )
 
 
+# cambio analyse and cambio review: analysis_cli.py holds their code and registers them
+from . import analysis_cli  # noqa: E402, F401
+
 # ---------------------------------------------------------------------------------------
 # The parser and the entry point
 

@@ -142,6 +142,7 @@ REQUEST_TYPES = (
     "name",
     "rematch",
     "close",
+    "analyse",
 )
 """The request types, in the order the docs list them."""
 
@@ -1392,6 +1393,13 @@ class Engine:
         table = self.table(msg["table"])
         self._forget(table.name)
         return {"type": "closed", "table": table.name}
+
+    def _on_analyse(self, msg: dict[str, Any]) -> dict[str, Any]:
+        from .hints import analysis_reply  # tables with hints only (see cambio.hints)
+
+        table = self.table(msg["table"])
+        seat = self._seat(table, msg["seat"], acting=True)
+        return analysis_reply(table, seat, msg.get("samples", 64), msg.get("seed"))
 
     def __iter__(self) -> Iterator[Table]:
         return iter(list(self.tables.values()))
