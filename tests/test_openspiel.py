@@ -52,6 +52,25 @@ def _stock(state: CambioState) -> list[Card]:
     return [rnd.deck[c] for c in rnd._stock]
 
 
+def _taken_since_recycling(state: CambioState) -> list[Card]:
+    """The cards drawn from the stock since the first recycle, by a turn or as penalty
+    cards, in order (omniscient)."""
+    rnd = state.round
+    assert rnd is not None
+    events = rnd.events
+    at = next(i for i, e in enumerate(events) if e.kind is EventKind.RECYCLE)
+    taken: list[Card] = []
+    for e in events[at + 1 :]:
+        if e.kind is EventKind.DRAW:
+            taken.append(e.cards[0])
+        elif e.kind is EventKind.PENALTY and e.positions:
+            (owner, pos) = e.positions[0]
+            card = rnd.hand(owner)[pos - 1]
+            assert card is not None
+            taken.append(card)
+    return taken
+
+
 def _random_play(state: CambioState, rng: random.Random) -> int:
     """Play to the end at random; return the number of decisions (chance excluded)."""
     decisions = 0
@@ -239,9 +258,10 @@ def test_random_arbitration_alone_draws_a_seed(tmp_path: Path) -> None:
 
 def test_a_reshuffled_stock_is_hidden_from_every_player() -> None:
     """Two rounds of the penalty table with the same deal and the same actions, their
-    seeds drawn from two different chance generators: when the discard pile is first
-    shuffled into a new stock, every player has seen the same in both rounds, yet the two
-    new stocks are in different orders. The new order is no function of the public pile."""
+    seeds drawn from two different chance generators: until the draw that first shuffles
+    the discard pile into a new stock, every player has seen the same in both rounds, yet
+    the two new stocks (the card that draw took included) are in different orders. The
+    new order is no function of the public pile."""
     game = _game("python_cambio(variant=penalty,players=2)")
     assert game.rules.stock.on_empty == "recycle"
     dealt = _deal(game, random.Random(5))
@@ -252,23 +272,25 @@ def test_a_reshuffled_stock_is_hidden_from_every_player() -> None:
     assert a.round is not None and b.round is not None and a.round.seed != b.round.seed
     space = game.encoder.space
     rng = random.Random(0)
+    skipped = (ActionKind.CALL, ActionKind.TAKE)
     while not _recycles(a):  # no call, no take of the discard when else is legal: draws
         assert not a.is_terminal(), "the stock should run out before the round ends"
         legal = a.legal_actions()
         assert b.legal_actions() == legal
-        drawing = [
-            x
-            for x in legal
-            if x == game.decline or space.decode(x).kind not in (ActionKind.CALL, ActionKind.TAKE)
-        ]
+        for p in range(2):
+            assert a.information_state_string(p) == b.information_state_string(p)
+            assert a.observation_string(p) == b.observation_string(p)
+        drawing = [x for x in legal if x == game.decline or space.decode(x).kind not in skipped]
         action = rng.choice(drawing or legal)
         a.apply_action(action)
         b.apply_action(action)
     assert _recycles(a) == _recycles(b) == 1
-    for p in range(2):
-        assert a.information_state_string(p) == b.information_state_string(p)
-        assert a.observation_string(p) == b.observation_string(p)
-    stock_a, stock_b = _stock(a), _stock(b)
+    assert a.round is not None
+    for p in range(2):  # only a draw from the new stock shows one of its cards, to its drawer
+        if p != a.round.current:
+            assert a.information_state_string(p) == b.information_state_string(p)
+    stock_a = _taken_since_recycling(a) + _stock(a)
+    stock_b = _taken_since_recycling(b) + _stock(b)
     assert len(stock_a) > 1 and sorted(stock_a) == sorted(stock_b)
     assert stock_a != stock_b
 
