@@ -763,8 +763,9 @@ def narrate(event: Event, names: Sequence[str], me: int, card: Callable[[Card | 
     cards = event.cards
     shown = [c for c in cards if c is not None]
     if kind == EventKind.DEAL:
-        first = card(cards[0]) if cards else "a card"
-        return f"The cards are dealt; {first} starts the discard pile."
+        if not cards:  # a table whose deal turns no card face up
+            return "The cards are dealt; the discard pile starts empty."
+        return f"The cards are dealt; {card(cards[0])} starts the discard pile."
     if kind == EventKind.TURN:
         return f"{'Your' if p == me else names[p] + chr(39) + 's'} turn."
     if kind in (EventKind.OPENING_PEEK, EventKind.RE_PEEK):
@@ -776,8 +777,9 @@ def narrate(event: Event, names: Sequence[str], me: int, card: Callable[[Card | 
             return f"{who} {verb}{again} at {_whose(p, names, me)} positions {where}: {seen}."
         return f"{who} {verb}{again} at {'their' if p != me else 'your'} positions {where}."
     if kind == EventKind.DRAW:
-        if shown:
-            return f"You draw {card(shown[0])}."
+        if shown:  # the drawer's own draw, or anyone's on a table of open draws
+            verb = "draw" if p == me else "draws"
+            return f"{who} {verb} {card(shown[0])}."
         return f"{who} draws from the stock."
     if kind == EventKind.TAKE:
         return f"{who} {'take' if p == me else 'takes'} {card(cards[0])} from the discard pile."
