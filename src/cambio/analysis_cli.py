@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .cli import Command, _console, _err, _load, _out, _spec, register
+from .cli import _console, _err, _load, _out, _spec
 from .errors import PositionError, SaveError
 
 if TYPE_CHECKING:
@@ -22,7 +22,14 @@ if TYPE_CHECKING:
     from .round import Round
     from .round_review import Review
 
-__all__ = ["Loaded", "read_game"]
+__all__ = [
+    "Loaded",
+    "analyse_arguments",
+    "read_game",
+    "review_arguments",
+    "run_analyse",
+    "run_review",
+]
 
 
 class _Refused(Exception):
@@ -173,7 +180,7 @@ def _estimate_doc(e: Any) -> dict[str, Any]:
 # cambio analyse
 
 
-def _analyse_arguments(parser: argparse.ArgumentParser) -> None:
+def analyse_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "file",
         metavar="FILE",
@@ -197,7 +204,7 @@ def _analyse_arguments(parser: argparse.ArgumentParser) -> None:
     _budget_arguments(parser, 200)
 
 
-def _analyse(args: argparse.Namespace) -> int:
+def run_analyse(args: argparse.Namespace) -> int:
     try:
         return _analyse_run(args)
     except _Refused as refused:
@@ -268,29 +275,11 @@ def _print_analysis(result: Analysis) -> None:
     )
 
 
-register(
-    Command(
-        "analyse",
-        help="estimate what each legal action is worth to the player to decide",
-        description="Read a saved round, a game saved by cambio play, or a written "
-        "position, and estimate every legal action of the seat to decide (or --seat): "
-        "its share of the win and its round score with 95% intervals, over rounds drawn "
-        "from that seat's view only and played out by the search bot's rollout policy. "
-        "Every action is tried on the same drawn rounds. The same --seed gives the same "
-        "numbers.",
-        example="cambio analyse game.json --seat 0 --samples 400\n"
-        "cambio analyse position.txt --variant practice --json",
-        arguments=_analyse_arguments,
-        run=_analyse,
-    )
-)
-
-
 # ---------------------------------------------------------------------------------------
 # cambio review
 
 
-def _review_arguments(parser: argparse.ArgumentParser) -> None:
+def review_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "file",
         metavar="FILE",
@@ -314,7 +303,7 @@ def _review_arguments(parser: argparse.ArgumentParser) -> None:
     _budget_arguments(parser, 64)
 
 
-def _review(args: argparse.Namespace) -> int:
+def run_review(args: argparse.Namespace) -> int:
     try:
         return _review_run(args)
     except _Refused as refused:
@@ -410,18 +399,3 @@ def _print_review(
             f"{d.score_cost:+.2f}",
         )
     _console().print(table)
-
-
-register(
-    Command(
-        "review",
-        help="list where a player's decisions in a round cost the most",
-        description="Replay a saved round, or every round of a game saved by cambio play, "
-        "and analyse each decision of --seat from its view at that moment: the best "
-        "action, and the win share and round score points the action taken gave up, the "
-        "costliest first. The same --seed gives the same numbers.",
-        example="cambio review game.json --seat 0\ncambio review round.json --seat 1 --json",
-        arguments=_review_arguments,
-        run=_review,
-    )
-)

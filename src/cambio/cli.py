@@ -446,16 +446,17 @@ register(
 
 
 def _lazy(
-    module: str,
+    module: str, arguments_name: str = "add_arguments", run_name: str = "run_command"
 ) -> tuple[Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]:
-    """The options and the code of a command that live in ``module`` (imported when the
-    parser is built, not when this module is)."""
+    """The options and the code of a command that live in ``module`` (functions
+    ``arguments_name`` and ``run_name``, imported when the parser is built, not when this
+    module is)."""
 
     def arguments(parser: argparse.ArgumentParser) -> None:
-        importlib.import_module(module, __package__).add_arguments(parser)
+        getattr(importlib.import_module(module, __package__), arguments_name)(parser)
 
     def run(args: argparse.Namespace) -> int:
-        return int(importlib.import_module(module, __package__).run_command(args))
+        return int(getattr(importlib.import_module(module, __package__), run_name)(args))
 
     return arguments, run
 
@@ -617,8 +618,43 @@ register(
 )
 
 
-# cambio analyse and cambio review: analysis_cli.py holds their code and registers them
-from . import analysis_cli  # noqa: E402, F401
+# ---------------------------------------------------------------------------------------
+# cambio analyse and cambio review: their options and code live in analysis_cli.py
+
+
+_ANALYSE_ARGUMENTS, _ANALYSE = _lazy(".analysis_cli", "analyse_arguments", "run_analyse")
+_REVIEW_ARGUMENTS, _REVIEW = _lazy(".analysis_cli", "review_arguments", "run_review")
+
+
+register(
+    Command(
+        "analyse",
+        help="estimate what each legal action is worth to the player to decide",
+        description="Read a saved round, a game saved by cambio play, or a written "
+        "position, and estimate every legal action of the seat to decide (or --seat): "
+        "its share of the win and its round score with 95% intervals, over rounds drawn "
+        "from that seat's view only and played out by the search bot's rollout policy. "
+        "Every action is tried on the same drawn rounds. The same --seed gives the same "
+        "numbers.",
+        example="cambio analyse game.json --seat 0 --samples 400\n"
+        "cambio analyse position.txt --variant practice --json",
+        arguments=_ANALYSE_ARGUMENTS,
+        run=_ANALYSE,
+    )
+)
+register(
+    Command(
+        "review",
+        help="list where a player's decisions in a round cost the most",
+        description="Replay a saved round, or every round of a game saved by cambio play, "
+        "and analyse each decision of --seat from its view at that moment: the best "
+        "action, and the win share and round score points the action taken gave up, the "
+        "costliest first. The same --seed gives the same numbers.",
+        example="cambio review game.json --seat 0\ncambio review round.json --seat 1 --json",
+        arguments=_REVIEW_ARGUMENTS,
+        run=_REVIEW,
+    )
+)
 
 # ---------------------------------------------------------------------------------------
 # The parser and the entry point
