@@ -19,9 +19,11 @@ __all__ = [
     "Encoder",
     "Feature",
     "SeenBy",
+    "CambioEnv",
     "Turns",
     "decline_id",
     "env",
+    "gym_env",
     "layout_markdown",
     "raw_env",
     "seen_by",
@@ -33,4 +35,8 @@ def __getattr__(name: str) -> Any:
         from . import pettingzoo_env
 
         return getattr(pettingzoo_env, name)
+    if name in ("gym_env", "CambioEnv"):
+        from . import single_env
+
+        return getattr(single_env, name)
     raise AttributeError(f"module 'cambio.rl' has no attribute {name!r}")
