@@ -20,6 +20,7 @@ __all__ = [
     "Feature",
     "SeenBy",
     "CambioEnv",
+    "CambioVectorEnv",
     "Turns",
     "decline_id",
     "env",
@@ -27,6 +28,7 @@ __all__ = [
     "layout_markdown",
     "raw_env",
     "seen_by",
+    "vector_env",
 ]
 
 
@@ -39,4 +41,8 @@ def __getattr__(name: str) -> Any:
         from . import single_env
 
         return getattr(single_env, name)
+    if name in ("vector_env", "CambioVectorEnv"):
+        from . import vector
+
+        return getattr(vector, name)
     raise AttributeError(f"module 'cambio.rl' has no attribute {name!r}")

@@ -163,7 +163,7 @@ class SeatRound:
         rnd = self.round
         assert rnd is not None and self.turns is not None
         seat = self.seat
-        obs[:] = self.encoder.encode(rnd.view(seat), rnd.legal_action_ids(seat))
+        self.encoder.encode_into(rnd.view(seat), rnd.legal_action_ids(seat), obs)
         mask[:] = 0
         if self.over:
             mask[self.decline] = 1
