@@ -228,9 +228,9 @@ class Encoder:
             )
         ids = list(legal)
         size = self.space.size
-        for a in ids:
-            if not 0 <= a < size:
-                raise ValueError(f"action id {a} is outside 0..{size - 1}")
+        if ids and (min(ids) < 0 or max(ids) >= size):
+            a = next(a for a in ids if not 0 <= a < size)
+            raise ValueError(f"action id {a} is outside 0..{size - 1}")
         return ids
 
     def encode(self, view: PlayerView, legal: Iterable[int] = ()) -> npt.NDArray[np.float32]:
@@ -267,19 +267,21 @@ class Encoder:
             row, here = grids[owner], present[owner]
             if row is old_grids[owner] and here == old_present[owner]:
                 continue
-            codes = []
-            for i in range(P):
-                if i < len(here) and here[i]:
-                    card = row[i]
-                    if card is None:
-                        c = 2
-                    else:
-                        c = cell.get(card, -1)
-                        if c < 0:
-                            c = self._add_cell(card)
-                else:
-                    c = 0
-                codes.append(c + pen[i])
+            try:
+                codes = [
+                    ((2 if c is None else cell[c]) if h else 0) + p
+                    for c, h, p in zip(row, here, pen, strict=False)
+                ]
+            except KeyError:  # a card the deck did not hold: give it its rows first
+                for c in row:
+                    if c is not None and c not in cell:
+                        self._add_cell(c)
+                codes = [
+                    ((2 if c is None else cell[c]) if h else 0) + p
+                    for c, h, p in zip(row, here, pen, strict=False)
+                ]
+            if len(codes) < P:
+                codes.extend(pen[len(codes) :])  # no card there
             rel = (owner - me) % n
             np.take(self._cells, codes, axis=0, out=memo.grid_rows[rel * P : rel * P + P])
         # who has seen what: each position's row of the viewer's seen table
@@ -290,7 +292,9 @@ class Encoder:
             m_row, here = masks[owner], present[owner]
             if m_row == old_masks[owner] and here == old_present[owner]:
                 continue
-            codes = [m_row[i] if i < len(here) and here[i] else absent for i in range(P)]
+            codes = [m if h else absent for m, h in zip(m_row, here, strict=False)]
+            if len(codes) < P:
+                codes.extend([absent] * (P - len(codes)))
             rel = (owner - me) % n
             np.take(memo.seen_table, codes, axis=0, out=memo.seen_rows[rel * P : rel * P + P])
         memo.grids, memo.present, memo.masks = grids, present, masks
