@@ -256,3 +256,24 @@ def test_the_observation_space_is_one_object_and_holds_every_observation() -> No
             e.step(None)
         else:
             e.step(int(np.flatnonzero(obs["action_mask"])[0]))
+
+
+@pytest.mark.parametrize(("name", "players"), [("practice", 2), ("snap", 3)])
+def test_supersuits_observation_wrappers_take_the_flat_observation(name: str, players: int) -> None:
+    """SuperSuit's observation wrappers want a Box: they refuse the Dict observation and
+    take the flat one, which then passes api_test and plays whole episodes."""
+    supersuit = pytest.importorskip("supersuit")
+    with pytest.raises(AttributeError):
+        supersuit.normalize_obs_v0(env(variant=name, players=players, max_turns=CAP))
+
+    def wrapped() -> AECEnv:
+        e = env(variant=name, players=players, max_turns=CAP, flat=True)
+        e = supersuit.dtype_v0(e, np.float32)
+        return supersuit.normalize_obs_v0(e, env_min=0.0, env_max=1.0)
+
+    _many_episodes(wrapped, 10)
+    e = wrapped()
+    e.reset(seed=1)
+    obs = e.observe(e.agent_selection)
+    assert obs.shape == e.observation_space(e.agent_selection).shape
+    assert obs.min() >= 0.0 and obs.max() <= 1.0
