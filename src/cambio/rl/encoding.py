@@ -362,7 +362,8 @@ class Encoder:
             ones.append(self._o_opening + position - 1)
         if view.re_peek_used:
             ones.append(self._o_opening + P)
-        vec[ones] = 1.0
+        for i in ones:  # (a loop of item writes beats an index array for so few)
+            vec[i] = 1.0
         turns = view.turns
         scale = self._turn_scale
         o = self._o_turns
@@ -375,8 +376,10 @@ class Encoder:
         # the legal actions: clear the last ones, set these
         if ids != memo.legal:
             legal_block = memo.legal_block
-            legal_block[memo.legal] = 0.0
-            legal_block[ids] = 1.0
+            for a in memo.legal:
+                legal_block[a] = 0.0
+            for a in ids:
+                legal_block[a] = 1.0
             memo.legal = ids
         out[:] = vec
 

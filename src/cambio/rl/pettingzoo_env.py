@@ -170,7 +170,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo names it so; AECEnv i
             agent = self.agent_selection = self.possible_agents[who]
             if self.flat:  # the masks are in the infos too (a flat observation hides them)
                 self._mask_infos()
-                self.infos[agent]["action_mask"][self._turns.legal()] = 1
+                info_mask = self.infos[agent]["action_mask"]
+                for a in self._turns.legal():
+                    info_mask[a] = 1
 
     def _mask_infos(self) -> None:
         """Every agent's info: an all-zero ``action_mask`` (the deciding agent's is then
@@ -189,7 +191,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo names it so; AECEnv i
         mask = np.zeros(self.decline + 1, dtype=np.int8)
         assert self._turns is not None
         if self._turns.actor == seat and not self.terminations.get(agent, True):
-            mask[self._turns.legal()] = 1
+            for a in self._turns.legal():  # (item writes beat an index array for so few)
+                mask[a] = 1
         if self.flat:
             return np.concatenate([obs, mask.astype(np.float32)])
         return {"observation": obs, "action_mask": mask}

@@ -164,8 +164,9 @@ class SeatRound:
         assert rnd is not None and self.turns is not None
         seat = self.seat
         self.encoder.encode_into(rnd.view(seat), rnd.legal_action_ids(seat), obs)
-        mask[:] = 0
+        mask.fill(0)
         if self.over:
             mask[self.decline] = 1
         else:
-            mask[self.turns.legal()] = 1
+            for a in self.turns.legal():
+                mask[a] = 1
