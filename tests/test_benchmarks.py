@@ -170,3 +170,12 @@ def test_bench_analysis_runs() -> None:
         assert key in out
     assert out["analyses"] > 0 and out["samples"] == 2
     assert out["review"]["decisions"] > 0
+
+
+def test_bench_rl_runs() -> None:
+    out = _run("bench_rl.py", "--seconds", "0.02", "--repeat", "1", "--num-envs", "3")
+    tables = out["steps_per_cpu_second"]
+    assert set(tables) == {"practice 2p", "snap 3p", "cabo 4p"}
+    for row in tables.values():
+        assert set(row) == {"single", "vector", "pettingzoo", "engine"}
+        assert all(cell["best"] >= cell["worst"] > 0 for cell in row.values())

@@ -21,6 +21,11 @@ CASES: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = [
     ),
     ("minimal_embed.py", (), ("practice: the round ended by", "P2:", "winners: P")),
     (
+        "train_vector.py",
+        ("--envs", "4", "--updates", "4", "--episodes", "8", "--report", "2"),
+        ("updates   1-2   win rate", "practice, 2 players, against random: win rate"),
+    ),
+    (
         "minimal_embed.py",
         ("--variant", "penalty", "--players", "4", "--seed", "5"),
         ("penalty: the round ended by", "P3:"),

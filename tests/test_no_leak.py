@@ -3,8 +3,9 @@
 Round A is dealt and played with a random sequence of actions. Round B is dealt from
 the same deck except that two cards the viewer never saw are exchanged, and the same
 actions are replayed. At every step the viewer's :class:`~cambio.views.PlayerView`,
-its legal actions, and the decisions of bots handed those views must be identical in
-A and B.
+its legal actions, the decisions of bots handed those views and its learning
+observation (:class:`cambio.rl.Encoder`, updated step by step as the environments use it)
+must be identical in A and B.
 
 "Never saw" is decided from the event log alone, not from the engine's knowledge
 records: a card the viewer never saw is one that appears in no event as the viewer saw
@@ -23,6 +24,7 @@ from hypothesis import strategies as st
 import cambio
 from cambio import Action, ActionKind, Card, Round, RuleSet
 from cambio.bots import Bot, MemoryBot, RandomBot
+from cambio.rl import Encoder
 from cambio.rules import Power, Step
 from cambio.views import PlayerView
 from decks import seat_counts
@@ -135,6 +137,9 @@ def test_unseen_cards_never_change_a_view(rules: RuleSet, data: st.DataObject) -
     b = Round(rules, players, seed=seed, deck=deck, dealer=a.dealer, starter=a.starter)
     kind = data.draw(st.sampled_from(["memory", "random"]), label="bot")
     bot_a, bot_b = bot_pair(kind, viewer, rules, seed)
+    # the learning observation, each round's encoder updated from its last encoding as
+    # an environment's is (a mismatch would show something the viewer never saw)
+    enc_a, enc_b = Encoder(rules, players), Encoder(rules, players)
     for step, action in enumerate([*actions, None]):
         view_a, view_b = a.view(viewer), b.view(viewer)
         if not a.is_over:  # a view shows only cards its player was shown
@@ -144,6 +149,9 @@ def test_unseen_cards_never_change_a_view(rules: RuleSet, data: st.DataObject) -
         assert a.legal_action_ids(viewer) == b.legal_action_ids(viewer)
         assert a.reactors == b.reactors and a.to_act == b.to_act
         assert decide(bot_a, a, viewer, view_a) == decide(bot_b, b, viewer, view_b)
+        legal = a.legal_action_ids(viewer)
+        obs_a, obs_b = enc_a.encode(view_a, legal), enc_b.encode(view_b, legal)
+        assert obs_a.tobytes() == obs_b.tobytes(), f"P{viewer}'s encoding differs at {step}"
         if action is None:
             break
         # an action of another player that the exchange made illegal ends the example

@@ -1,9 +1,12 @@
-"""Cambio for learning code: an observation encoding and a PettingZoo environment.
+"""Cambio for learning code: an observation encoding, Gymnasium and PettingZoo environments.
 
 Needs the ``rl`` extra (``pip install 'cambio-rules[rl]'``: numpy, gymnasium,
 pettingzoo). :class:`Encoder` turns a :class:`~cambio.views.PlayerView` into a
-fixed-length ``float32`` vector; :func:`env` and :class:`raw_env` are the PettingZoo
-``AECEnv`` (imported on first use, so the encoding alone needs only numpy).
+fixed-length ``float32`` vector; :func:`gym_env` is a single-agent Gymnasium
+environment (one learner, fixed opponents at the other seats), :func:`vector_env` many
+of them behind Gymnasium's ``VectorEnv`` API, and :func:`env` and :class:`raw_env` the
+PettingZoo ``AECEnv`` (every seat an agent). The environments are imported on first use,
+so the encoding alone needs only numpy.
 """
 
 from __future__ import annotations
@@ -19,12 +22,16 @@ __all__ = [
     "Encoder",
     "Feature",
     "SeenBy",
+    "CambioEnv",
+    "CambioVectorEnv",
     "Turns",
     "decline_id",
     "env",
+    "gym_env",
     "layout_markdown",
     "raw_env",
     "seen_by",
+    "vector_env",
 ]
 
 
@@ -33,4 +40,12 @@ def __getattr__(name: str) -> Any:
         from . import pettingzoo_env
 
         return getattr(pettingzoo_env, name)
+    if name in ("gym_env", "CambioEnv"):
+        from . import single_env
+
+        return getattr(single_env, name)
+    if name in ("vector_env", "CambioVectorEnv"):
+        from . import vector
+
+        return getattr(vector, name)
     raise AttributeError(f"module 'cambio.rl' has no attribute {name!r}")

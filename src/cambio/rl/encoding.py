@@ -91,7 +91,16 @@ class Encoder:
         self._rank_index = {r: i for i, r in enumerate(self.ranks)}
         deck = rules.deck.cards()
         self.deck_size = len(deck)
-        self._folds: dict[int, tuple[tuple[Event, ...], SeenBy]] = {}  # see _seen_by
+        self._memos: dict[int, _Memo] = {}  # per viewer seat: see encode
+        self._codes: dict[Card, tuple[float, int]] = {}  # see _card_code
+        self._phase_index = {name: i for i, name in enumerate(PHASES)}
+        # the cell table: each position's block is one of its rows; a row pair (not on
+        # the grid, past it) for: no card, a card unknown, then each card of the deck
+        self._cells = np.zeros((4, 4 + len(self.ranks)), dtype=np.float32)
+        self._cells[1, 2] = self._cells[3, 2] = 1.0
+        self._cells[2:4, 0] = 1.0
+        self._cell_index: dict[Card, int] = {}
+        self._penalty_cells = [1 if i >= rules.grid.size else 0 for i in range(P)]
         self._copies = [0] * len(self.ranks)
         for c in deck:
             self._copies[self._rank_index[c.rank]] += 1
@@ -188,6 +197,8 @@ class Encoder:
         )
         self.features: tuple[Feature, ...] = tuple(lay.features)
         self.size: int = lay.size
+        for card in dict.fromkeys(deck):
+            self._add_cell(card)
 
     # ------------------------------------------------------------------ encoding
     def _card(self, out: npt.NDArray[np.float32], at: int, card: Card) -> None:
@@ -195,26 +206,201 @@ class Encoder:
         out[at] = self.rules.values.of(card) / self._value_scale
         out[at + 1 + self._rank_index[card.rank]] = 1.0
 
-    def _seen_by(self, view: PlayerView) -> tuple[tuple[int, ...], ...]:
-        """:func:`~cambio.rl.seen_by` of the view's history, fed only the events that
-        follow the history this viewer's last encoding read (when it is a prefix)."""
-        history = view.history
-        last = self._folds.get(view.player)
-        if last is not None:
-            before, fold = last
-            k = len(before)
-            if k <= len(history) and all(map(operator.is_, before, history[:k])):
-                fold = fold.copy()
-                fold.feed(history[k:])
-                self._folds[view.player] = (history, fold)
-                return fold.masks()
-        fold = SeenBy(self.players, self.positions)
-        fold.feed(history)
-        self._folds[view.player] = (history, fold)
-        return fold.masks()
+    def _card_code(self, card: Card) -> tuple[float, int]:
+        """What :meth:`_card` writes: the scaled value and the rank's index."""
+        code = self._codes.get(card)
+        if code is None:
+            code = self._codes[card] = (
+                self.rules.values.of(card) / self._value_scale,
+                self._rank_index[card.rank],
+            )
+        return code
+
+    def _checked(self, view: PlayerView, legal: Iterable[int]) -> list[int]:
+        if not isinstance(view, PlayerView):
+            raise TypeError(f"expected a PlayerView, got {view!r}")
+        n, P = self.players, self.positions
+        widths = {len(row) for row in view.present} - {0}  # a match seat sitting out: ()
+        if view.players != n or widths - {P}:
+            raise ValueError(
+                f"this encoder is for {n} players and {P} positions, not the view's "
+                f"{view.players} and {sorted(widths)}"
+            )
+        ids = list(legal)
+        size = self.space.size
+        if ids and (min(ids) < 0 or max(ids) >= size):
+            a = next(a for a in ids if not 0 <= a < size)
+            raise ValueError(f"action id {a} is outside 0..{size - 1}")
+        return ids
 
     def encode(self, view: PlayerView, legal: Iterable[int] = ()) -> npt.NDArray[np.float32]:
-        """The observation of ``view``; ``legal`` are the viewer's legal action ids."""
+        """The observation of ``view``; ``legal`` are the viewer's legal action ids.
+
+        The vector is a function of the view alone (it equals :meth:`encode_full`, bit for
+        bit). It is updated from the viewer's previous encoding: a seat's block of
+        positions is written again only where its row of the view is a new object (a
+        round's views share the rows no event touched), the ``seen_by`` fold reads only
+        the events that followed the history last read, the discard counts only the
+        cards added on top, and the legal block only clears the ids set last time.
+        """
+        out = np.empty(self.size, dtype=np.float32)
+        self.encode_into(view, legal, out)
+        return out
+
+    def encode_into(
+        self, view: PlayerView, legal: Iterable[int], out: npt.NDArray[np.float32]
+    ) -> None:
+        """:meth:`encode` written into ``out`` (a ``float32`` array of :attr:`size`)."""
+        ids = self._checked(view, legal)
+        n, P = self.players, self.positions
+        me = view.player
+        memo = self._memos.get(me)
+        if memo is None:
+            memo = self._memos[me] = _Memo(self, me)
+        vec = memo.vec
+        # the positions, one seat's block at a time, each cell a row of the cell table
+        grids, present = view.grids, view.present
+        old_grids, old_present = memo.grids, memo.present
+        cell = self._cell_index
+        pen = self._penalty_cells
+        for owner in range(n):
+            row, here = grids[owner], present[owner]
+            if row is old_grids[owner] and here == old_present[owner]:
+                continue
+            try:
+                codes = [
+                    ((2 if c is None else cell[c]) if h else 0) + p
+                    for c, h, p in zip(row, here, pen, strict=False)
+                ]
+            except KeyError:  # a card the deck did not hold: give it its rows first
+                for c in row:
+                    if c is not None and c not in cell:
+                        self._add_cell(c)
+                codes = [
+                    ((2 if c is None else cell[c]) if h else 0) + p
+                    for c, h, p in zip(row, here, pen, strict=False)
+                ]
+            if len(codes) < P:
+                codes.extend(pen[len(codes) :])  # no card there
+            rel = (owner - me) % n
+            np.take(self._cells, codes, axis=0, out=memo.grid_rows[rel * P : rel * P + P])
+        # who has seen what: each position's row of the viewer's seen table
+        masks = memo.seen_by(view.history)
+        old_masks = memo.masks
+        absent = memo.absent
+        for owner in range(n):
+            m_row, here = masks[owner], present[owner]
+            if m_row == old_masks[owner] and here == old_present[owner]:
+                continue
+            codes = [m if h else absent for m, h in zip(m_row, here, strict=False)]
+            if len(codes) < P:
+                codes.extend([absent] * (P - len(codes)))
+            rel = (owner - me) % n
+            np.take(memo.seen_table, codes, axis=0, out=memo.seen_rows[rel * P : rel * P + P])
+        memo.grids, memo.present, memo.masks = grids, present, masks
+        # the table
+        top = view.top_discard
+        if top is not memo.top:
+            o = self._o_top
+            vec[o : o + 2 + len(self.ranks)] = 0.0
+            if top is not None:
+                value, rank = self._card_code(top)
+                vec[o] = 1.0
+                vec[o + 1] = value
+                vec[o + 2 + rank] = 1.0
+            memo.top = top
+        discard = view.discard
+        if discard is not memo.discard:
+            o = self._o_pile
+            old = memo.discard
+            k = len(old)
+            if k <= len(discard) and discard[:k] == old:
+                new = discard[k:]
+            else:
+                vec[o : o + len(self.ranks)] = 0.0
+                new = discard
+            copies, index = self._copies, self._rank_index
+            for pile_card in new:
+                r = index[pile_card.rank]
+                vec[o + r] += 1.0 / copies[r]
+            vec[o + len(self.ranks)] = len(discard) / self.deck_size
+            memo.discard = discard
+        # the moment: every block from the stock to the opening, written again
+        vec[self._o_stock : self._o_mask] = 0.0
+        vec[self._o_stock] = view.stock_size / self.deck_size
+        ones = [self._o_phase + self._phase_index[view.phase]]
+        if view.holding_from_stock is not None:
+            at = self._o_held
+            ones.append(at)
+            ones.append(at + 2 if view.holding_from_stock else at + 3)
+            if view.holding is not None:
+                value, rank = self._card_code(view.holding)
+                ones.append(at + 1)
+                ones.append(at + 5 + rank)
+                vec[at + 4] = value
+        power = view.power
+        if power is not None and power in self._power_index:
+            k = self._power_index[power]
+            ones.append(self._o_power + k)
+            step = view.power_step
+            if step is not None:
+                steps = self.rules.powers.table[k].steps
+                if step in steps:
+                    ones.append(self._o_step + steps.index(step))
+                ones.append(self._o_step + self.max_steps + (step.action == "swap"))
+        else:
+            ones.append(self._o_power + len(self.powers))
+        for owner, position in view.peeked:
+            ones.append(self._o_peeked + ((owner - me) % n) * P + position - 1)
+        if view.window_open:
+            ones.append(self._o_window)
+        ones.append(self._o_current + (view.current - me) % n)
+        to_act, caller = view.to_act, view.caller
+        ones.append(self._o_to_act + (n if to_act is None else (to_act - me) % n))
+        ones.append(self._o_caller + (n if caller is None else (caller - me) % n))
+        for position in view.opening_positions:
+            ones.append(self._o_opening + position - 1)
+        if view.re_peek_used:
+            ones.append(self._o_opening + P)
+        for i in ones:  # (a loop of item writes beats an index array for so few)
+            vec[i] = 1.0
+        turns = view.turns
+        scale = self._turn_scale
+        o = self._o_turns
+        for seat, t in enumerate(turns):
+            if t:
+                vec[o + (seat - me) % n] = min(1.0, t / scale)
+        total = sum(turns)
+        if total:
+            vec[o + n] = min(1.0, total / scale)
+        # the legal actions: clear the last ones, set these
+        if ids != memo.legal:
+            legal_block = memo.legal_block
+            for a in memo.legal:
+                legal_block[a] = 0.0
+            for a in ids:
+                legal_block[a] = 1.0
+            memo.legal = ids
+        out[:] = vec
+
+    def _add_cell(self, card: Card) -> int:
+        """A row pair of the cell table for ``card`` (normally made for every card of the
+        deck at the start); its index."""
+        c = len(self._cells)
+        rows = np.zeros((2, self._card_width), dtype=np.float32)
+        value, rank = self._card_code(card)
+        rows[:, 0] = 1.0
+        rows[:, 1] = 1.0
+        rows[1, 2] = 1.0
+        rows[:, 3] = value
+        rows[:, 4 + rank] = 1.0
+        self._cells = np.concatenate([self._cells, rows])
+        self._cell_index[card] = c
+        return c
+
+    def encode_full(self, view: PlayerView, legal: Iterable[int] = ()) -> npt.NDArray[np.float32]:
+        """:meth:`encode` computed from the view alone, every block from scratch and the
+        ``seen_by`` fold over the whole history (the reference :meth:`encode` equals)."""
         if not isinstance(view, PlayerView):
             raise TypeError(f"expected a PlayerView, got {view!r}")
         n, P = self.players, self.positions
@@ -245,7 +431,9 @@ class Encoder:
                         self._card(out, at + 3, card)
                 if i >= self.grid_size:
                     out[at + 2] = 1.0
-        masks = self._seen_by(view)
+        fold = SeenBy(self.players, self.positions)
+        fold.feed(view.history)
+        masks = fold.masks()
         for owner in range(n):
             base = self._o_seen + rel(owner) * P * n
             for i in range(len(view.present[owner])):
@@ -359,3 +547,48 @@ def layout_markdown(encoder: Encoder) -> str:
     for f in encoder.features:
         rows.append(f"| `{f.name}` | {f.offset} | {f.size} | {f.meaning} |")
     return "\n".join(rows) + "\n"
+
+
+class _Memo:
+    """One viewer's last encoding and what it was computed from (see :meth:`Encoder.encode`)."""
+
+    def __init__(self, encoder: Encoder, me: int) -> None:
+        n = encoder.players
+        self.encoder = encoder
+        P = encoder.positions
+        self.vec = vec = np.zeros(encoder.size, dtype=np.float32)
+        vec[encoder._o_seat + me] = 1.0
+        self.grid_rows = vec[encoder._o_grids : encoder._o_grids + n * P * encoder._card_width]
+        self.grid_rows = self.grid_rows.reshape(n * P, encoder._card_width)
+        self.seen_rows = vec[encoder._o_seen : encoder._o_seen + n * P * n].reshape(n * P, n)
+        self.legal_block = vec[encoder._o_mask : encoder._o_mask + encoder.space.size]
+        # the seen table: row m holds the seats of bit mask m, from this viewer on; the
+        # last row (no card there) is zero
+        self.absent = 1 << n
+        self.seen_table = np.zeros((self.absent + 1, n), dtype=np.float32)
+        for m in range(self.absent):
+            for q in range(n):
+                if m >> q & 1:
+                    self.seen_table[m, (q - me) % n] = 1.0
+        self.top: Card | None = None
+        none: tuple[None, ...] = (None,) * n
+        self.grids: tuple[object, ...] = none
+        self.present: tuple[object, ...] = none
+        self.masks: tuple[object, ...] = none
+        self.discard: tuple[Card, ...] = ()  # the zeros of the vector encode it
+        self.legal: list[int] = []
+        self.history: tuple[Event, ...] = ()
+        self.fold = SeenBy(n, encoder.positions)
+
+    def seen_by(self, history: tuple[Event, ...]) -> tuple[tuple[int, ...], ...]:
+        """The ``seen_by`` masks of ``history``, the fold fed only the events that follow
+        the history it last read when that one is a prefix of this one (else refolded)."""
+        before = self.history
+        k = len(before)
+        if k > len(history) or not all(map(operator.is_, before, history[:k])):
+            self.fold = SeenBy(self.encoder.players, self.encoder.positions)
+            k = 0
+        if k < len(history):
+            self.fold.feed(history[k:])
+        self.history = history
+        return self.fold.masks()

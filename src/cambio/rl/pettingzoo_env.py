@@ -14,7 +14,10 @@ Agents are ``player_0`` .. ``player_{n-1}`` (seats). Actions are the table's act
 not snap" in a reaction turn (see :mod:`cambio.rl.turns` for how reaction windows become
 turns). The observation is a dict: ``observation``, the :class:`~cambio.rl.Encoder` vector
 of the agent's view, and ``action_mask`` (``int8``), the ids the agent may choose now
-(all zero when it is not the agent's decision).
+(all zero when it is not the agent's decision). With ``flat=True`` the observation is
+one ``float32`` ``Box`` instead: the vector followed by the mask as 0.0/1.0 (from
+``mask_offset``), which observation wrappers that want a ``Box`` (SuperSuit's) accept;
+every agent's info then holds its mask as ``action_mask`` too.
 
 Rewards (``reward=``): ``"win"`` (default) gives each winner of the round an equal share
 of 1 when it ends (of the match, in match mode); ``"score"`` gives every player minus its
@@ -29,10 +32,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import attrs
 import gymnasium
 import numpy as np
-import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
@@ -44,6 +45,7 @@ from ..round import Round
 from ..rules import RuleSet
 from ..views import PlayerView
 from .encoding import Encoder
+from .spaces import rules_with_cap, table_spaces
 from .turns import Turns
 
 __all__ = ["REWARDS", "env", "raw_env"]
@@ -61,16 +63,6 @@ def env(**kwargs: Any) -> AECEnv:
     wrapped = wrappers.TerminateIllegalWrapper(inner, illegal_reward=-1)
     wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
     return wrappers.OrderEnforcingWrapper(wrapped)
-
-
-def _rules_with_cap(rules: RuleSet, max_turns: int | None) -> RuleSet:
-    if max_turns is None:
-        return rules
-    if isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 1:
-        raise ValueError(f"max_turns must be a whole number of 1 or more, got {max_turns!r}")
-    own = rules.turn.max_turns
-    cap = max_turns if not own else min(own, max_turns)
-    return attrs.evolve(rules, turn=attrs.evolve(rules.turn, max_turns=cap))
 
 
 class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo names it so; AECEnv is untyped
@@ -91,14 +83,18 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo names it so; AECEnv i
         match: bool = False,
         max_turns: int | None = None,
         render_mode: str | None = None,
+        flat: bool = False,
     ) -> None:
         super().__init__()
+        if not isinstance(flat, bool):
+            raise TypeError(f"flat must be True or False, got {flat!r}")
+        self.flat = flat
         rules = variant if isinstance(variant, RuleSet) else load_ruleset(variant)
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {', '.join(REWARDS)}, got {reward!r}")
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode must be 'human', 'ansi' or None, got {render_mode!r}")
-        self.rules = _rules_with_cap(rules, max_turns)
+        self.rules = rules_with_cap(rules, max_turns)
         n = rules.players.default if players is None else players
         self.encoder = Encoder(self.rules, n)  # checks the seat count
         self.players = n
@@ -108,19 +104,11 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo names it so; AECEnv i
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agents = self.possible_agents[:]
         self.decline = self.encoder.space.size
-        size = self.encoder.space.size + 1
-        self.observation_spaces = {
-            a: spaces.Dict(
-                {
-                    "observation": spaces.Box(
-                        low=-1.0, high=1.0, shape=(self.encoder.size,), dtype=np.float32
-                    ),
-                    "action_mask": spaces.Box(low=0, high=1, shape=(size,), dtype=np.int8),
-                }
-            )
-            for a in self.possible_agents
-        }
-        self.action_spaces = {a: spaces.Discrete(size) for a in self.possible_agents}
+        self.mask_offset = self.encoder.size
+        """Where the mask starts in a flat observation."""
+        obs_space, act_space = table_spaces(self.encoder, flat)
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: act_space for a in self.possible_agents}
         self._rng = random.Random()
         self._game: Round | Match | None = None
         self._turns: Turns | None = None
@@ -179,9 +167,19 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo names it so; AECEnv i
         assert self._turns is not None
         who = self._turns.actor
         if who is not None:
-            self.agent_selection = self.possible_agents[who]
+            agent = self.agent_selection = self.possible_agents[who]
+            if self.flat:  # the masks are in the infos too (a flat observation hides them)
+                self._mask_infos()
+                info_mask = self.infos[agent]["action_mask"]
+                for a in self._turns.legal():
+                    info_mask[a] = 1
 
-    def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
+    def _mask_infos(self) -> None:
+        """Every agent's info: an all-zero ``action_mask`` (the deciding agent's is then
+        filled in)."""
+        self.infos = {a: {"action_mask": np.zeros(self.decline + 1, np.int8)} for a in self.agents}
+
+    def observe(self, agent: str) -> Any:
         seat = self._seat(agent)
         game = self.game
         view = self._view(seat)
@@ -193,7 +191,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo names it so; AECEnv i
         mask = np.zeros(self.decline + 1, dtype=np.int8)
         assert self._turns is not None
         if self._turns.actor == seat and not self.terminations.get(agent, True):
-            mask[self._turns.legal()] = 1
+            for a in self._turns.legal():  # (item writes beat an index array for so few)
+                mask[a] = 1
+        if self.flat:
+            return np.concatenate([obs, mask.astype(np.float32)])
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action: int | None) -> None:
@@ -208,6 +209,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo names it so; AECEnv i
         self._score()
         if self.game.is_over:
             self.terminations = {a: True for a in self.agents}
+            if self.flat:
+                self._mask_infos()
         else:
             self._select()
         self._accumulate_rewards()

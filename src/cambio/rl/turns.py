@@ -28,7 +28,7 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
-from ..actions import ActionKind, ActionSpace
+from ..actions import ActionSpace
 from ..events import Event
 
 __all__ = ["Game", "Turns", "decline_id"]
@@ -95,11 +95,8 @@ class Turns:
         snap = self._arbitration
         if snap is not None and snap.arbitration == "random" and len(reactors) > 1:
             random.Random(f"{self._seed}:{self._points}").shuffle(reactors)
-        self._queue = tuple(
-            p
-            for p in reactors
-            if any(self.space.decode(a).kind is ActionKind.SNAP for a in game.legal_action_ids(p))
-        )
+        snaps = self.space.snap_flags
+        self._queue = tuple(p for p in reactors if any(snaps[a] for a in game.legal_action_ids(p)))
         self._actor = self._find_actor()
 
     @property
@@ -129,8 +126,8 @@ class Turns:
             else:
                 ids = self.game.legal_action_ids(who)
                 if self.reacting:
-                    snaps = [a for a in ids if self.space.decode(a).kind is ActionKind.SNAP]
-                    ids = [*snaps, self.decline]
+                    flags = self.space.snap_flags
+                    ids = [*(a for a in ids if flags[a]), self.decline]
                 self._legal = ids
         return list(self._legal)
 
