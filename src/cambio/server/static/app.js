@@ -551,7 +551,9 @@ class TableClient {
     return reveal && reveal.at.has(key) ? text : null;
   }
 
-  hide(reveal) {
+  hide() {
+    const reveal = this.reveal();  // now, not when the button was drawn
+    if (!reveal) return;
     clearErrors();
     this.setHidden(Math.max(this.hiddenUpTo, reveal.upTo));
     this.render("hide");
@@ -632,8 +634,8 @@ class TableClient {
       const own = positional.filter((k) => k !== "snap");
       if (own.length) this.mode = own[0];
     }
-    const me = v.seat === null ? "watching" : this.name(v.seat) === "You" ? v.names[v.seat] : "";
-    document.title = `Cambio: ${v.seat === null ? "watching" : (v.names || [])[v.seat] || "a seat"} at the ${v.rules} table`;
+    const me = v.seat === null ? "" : v.names[v.seat];
+    document.title = `Cambio: ${v.seat === null ? "watching" : me} at the ${v.rules} table`;
     const status = v.seat === null ? "Connected: watching" : `Connected: you play as ${me}`;
     if (statusLine.textContent !== status) statusLine.textContent = status;
 
@@ -758,7 +760,7 @@ class TableClient {
   /** The box where a person who has not chosen a name may type one. */
   nameForm() {
     const v = this.view;
-    if (v.seat === null || v.names[v.seat] !== `Player ${v.seat + 1}` || this.named) return null;
+    if (v.seat === null || v.names[v.seat] !== `Player ${v.seat + 1}`) return null;
     const input = h("input", { id: "name-input", type: "text", maxlength: 24,
       autocomplete: "nickname", "aria-label": "Your name", placeholder: "Your name" });
     const form = h("form", { class: "name-form", id: "name-form" },
@@ -767,7 +769,7 @@ class TableClient {
     form.addEventListener("submit", (event) => {
       event.preventDefault();
       if (!input.value.trim()) { showError("Type a name first."); return; }
-      if (this.send({ type: "name", name: input.value })) this.named = true;
+      this.send({ type: "name", name: input.value });
     });
     return form;
   }
@@ -871,13 +873,13 @@ class TableClient {
     const latest = this.latestLine();
     const tail = [];
     if (reveal) {
-      const cards = [...reveal.at.keys()].map((k) => this.cardAt(k.split(":").map(Number)));
-      const list = cards.length ? cards.join(" and ") : "the cards you saw";
+      const cards = [...reveal.at.keys()].map((k) => k.split(":").map(Number));
+      const list = cards.length ? this.cardsAt(cards, v.seat) : "the cards you saw";
       lines.push(reveal.opening
         ? `Remember ${list}: they turn face down when you hide them.`
         : `Remember ${list}, then hide ${cards.length === 1 ? "it" : "them"}.`);
       buttons.push(h("button", { type: "button", class: "primary", id: "hide-cards", "data-key": "hide",
-        onclick: () => this.hide(reveal) }, reveal.opening ? "Hide cards & begin" : "Hide the card" + (cards.length > 1 ? "s" : "")));
+        onclick: () => this.hide() }, reveal.opening ? "Hide cards & begin" : "Hide the card" + (cards.length > 1 ? "s" : "")));
     } else if (v.seat === null) {
       lines.push("You are watching: you see only what every player sees.");
     } else if (v.match_over) {
