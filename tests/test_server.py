@@ -189,7 +189,10 @@ def test_websocket_covers_every_message_and_error(client: TestClient) -> None:
         me.refused(message, code)
     watcher.refused({"type": "act", "action": 0, "at": 0}, "forbidden")
     watcher.refused({"type": "next-round"}, "forbidden")
+    watcher.refused({"type": "name", "name": "Eve"}, "forbidden")
     me.refused({"type": "rematch"}, "match-running")
+    assert me.send({"type": "name", "name": "Ana"})["type"] == "named"
+    assert other.wait(lambda u: u["view"]["names"][0] == "Ana")["view"]["names"][2] == "Robin"
     assert watcher.send({"type": "view"})["legal"] == []
     assert watcher.send({"type": "events", "since": 0})["seat"] is None
 
@@ -233,6 +236,10 @@ def test_websocket_covers_every_message_and_error(client: TestClient) -> None:
         me.wait(lambda u: not u["view"]["between_rounds"])
     assert table.match.is_over
     me.refused({"type": "act", "action": 0, "at": me.latest["view"]["at"]}, "match-over")
+    assert other.send({"type": "rematch"})["type"] == "rematched"
+    fresh = me.wait(lambda u: not u["view"]["match_over"])
+    assert fresh["view"]["round"] == 1 and fresh["view"]["names"][0] == "Ana"
+    assert [e["index"] for e in fresh["events"]][:1] == [0]  # the new match's log from its start
 
     slow = create(client, variant="practice", seed=2)
     game.config = ServerConfig(store=game.config.store, actions_per_second=3, bot_delay=0.0)

@@ -155,6 +155,9 @@ def test_every_message_and_error_over_real_websockets(server: LiveServer) -> Non
     over = play(singles, random.Random(5))
     assert over["match_over"]
     singles[0].refused({"type": "act", "action": 0, "at": over["at"]}, "match-over")
+    me.refused({"type": "rematch"}, "match-running")  # the elimination match goes on
+    assert singles[2].send({"type": "rematch"})["type"] == "rematched"
+    singles[0].wait(lambda u: not u["view"]["match_over"] and u["view"]["at"] == 0)
     hasty = singles[1]
     codes = [hasty.send({"type": "act", "action": 0, "at": 0})["code"] for _ in range(60)]
     assert "rate-limited" in codes

@@ -636,7 +636,7 @@ def test_a_redraw_during_a_click_does_not_lose_it(browser: Any, server: Server) 
     The page redraws the table on every update and when a highlight ends; a click is
     lost when its press and its release land on two different elements, which is what
     a redraw that replaced the button between the two did. Here the table redraws
-    (with a change elsewhere on it) while the button is held down.
+    (with a change elsewhere on it: the stock's size) while the button is held down.
     """
     table = server.create(variant="snap", players=3, seed=4, bots={"1": "memory", "2": "memory"})
     page = open_page(browser, table["links"]["0"])
@@ -648,10 +648,9 @@ def test_a_redraw_during_a_click_does_not_lose_it(browser: Any, server: Server) 
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.mouse.down()
     page.evaluate(
-        "() => { const t = window.cambioTable; t.touched.set('1:1', Date.now() + 60000);"
-        " t.render(); }"
+        "() => { const t = window.cambioTable; t.view = {...t.view, stock_size: 99}; t.render(); }"
     )
-    assert page.locator(".card.touched[data-owner='1'][data-pos='1']").count() == 1
+    assert "Stock 99" in page.inner_text("#stock")  # the table was redrawn
     page.mouse.up()
     page.wait_for_function("() => window.cambioTable.view.round === 2", timeout=WAIT)
     no_script_errors(page)
@@ -686,9 +685,11 @@ def test_moves_are_highlighted_and_the_last_line_stays_in_view(
     )
     assert seen["top"] >= 0 and seen["bottom"] <= 740, seen
     assert seen["text"].removeprefix("Last: ").strip() == seen["last"].strip()
-    # the highlight lasts a moment only
+    # the highlight lasts a moment only: its animation ends
     page.wait_for_function(
-        "() => !document.querySelector('.seat:not(.me) .card.touched')", timeout=WAIT
+        "() => [...document.querySelectorAll('.card.touched')].every("
+        "(el) => el.getAnimations().every((a) => a.playState === 'finished'))",
+        timeout=WAIT,
     )
     no_script_errors(page)
 

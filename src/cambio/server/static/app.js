@@ -267,7 +267,6 @@ const MOVES = new Set(["replace", "swap", "snap", "wrong-snap", "give", "exchang
   "failed-exchange", "penalty"]);
 /** Events whose positions are highlighted for a moment on every page. */
 const TOUCHES = new Set([...MOVES, "peek"]);
-const TOUCH_MS = 2600;
 const END_REASONS = { call: "Cambio was called", stock: "the stock ran out",
   "empty-grid": "a grid was emptied", "turn-cap": "the turn limit was reached" };
 
@@ -310,9 +309,8 @@ class TableClient {
     this.nextId = 1;
     this.layout = null;
     this.movesOpen = false;
-    this.touched = new Map();  // "owner:position" -> when its highlight ends
-    this.latest = -1;  // the highest event index drawn so far
-    this.timer = null;
+    this.moved = new Map();  // "owner:position" -> the event that last changed it
+    this.flashed = new Set();  // the changes already highlighted on this page
     let stored = -1;
     try { stored = Number(localStorage.getItem(hiddenKey(token)) ?? -1); } catch { stored = -1; }
     this.hiddenUpTo = Number.isFinite(stored) ? stored : -1;
@@ -346,7 +344,6 @@ class TableClient {
 
   stop() {
     this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
     if (this.socket) this.socket.close();
   }
 
@@ -355,17 +352,14 @@ class TableClient {
       const old = this.view;
       if (old && message.view.at < old.at) {  // a rematch: a new match, a new log
         this.events.clear();
-        this.latest = -1;
         this.setHidden(-1);
       }
-      const first = this.latest < 0 && this.events.size === 0;
       for (const event of message.events) this.events.set(event.index, event);
       const changed = !old || old.at !== message.view.at ||
         old.round !== message.view.round || old.between_rounds !== message.view.between_rounds;
       this.view = message.view;
       this.legal = message.legal;
       if (changed) { this.mode = null; this.selection = []; }
-      this.noteTouches(first);
       document.body.dataset.connected = "true";
       this.render();
     } else if (message.type === "error") {
@@ -557,32 +551,45 @@ class TableClient {
     return reveal && reveal.at.has(key) ? text : null;
   }
 
-  hide(reveal) {
+  hide() {
+    const reveal = this.reveal();  // now, not when the button was drawn
+    if (!reveal) return;
     clearErrors();
     this.setHidden(Math.max(this.hiddenUpTo, reveal.upTo));
     this.render("hide");
   }
 
   // -- what just moved ------------------------------------------------------------------
-  noteTouches(first) {
-    const now = Date.now();
-    let newest = this.latest;
-    for (const e of this.events.values()) {
-      if (e.index <= this.latest) continue;
-      newest = Math.max(newest, e.index);
-      if (first || !TOUCHES.has(e.kind)) continue;
-      for (const [o, p] of e.positions) this.touched.set(`${o}:${p}`, now + TOUCH_MS);
+  /** Light up, for a moment, each position changed since this page last looked. */
+  flash() {
+    const still = matchMedia("(prefers-reduced-motion: reduce)").matches;
+    for (const el of main.querySelectorAll(".card.touched")) {
+      const mark = `${el.dataset.owner}:${el.dataset.pos}:${el.dataset.moved}`;
+      if (this.flashed.has(mark)) continue;
+      this.flashed.add(mark);
+      const frames = still
+        ? [{ outlineColor: "#ffd54a" }, { outlineColor: "#ffd54a", offset: 0.9 },
+          { outlineColor: "rgba(255, 213, 74, 0)" }]
+        : [{ outlineColor: "#ffd54a", transform: "scale(1.08)" },
+          { outlineColor: "#ff8a50", transform: "scale(1)", offset: 0.3 },
+          { outlineColor: "#ffd54a", offset: 0.8 }, { outlineColor: "rgba(255, 213, 74, 0)" }];
+      el.animate(frames, { duration: 2600, easing: "ease-out" });
     }
-    this.latest = newest;
-    if (this.touched.size && !this.timer) {
-      this.timer = setTimeout(() => {
-        this.timer = null;
-        const later = Date.now();
-        for (const [key, until] of this.touched) if (until <= later) this.touched.delete(key);
-        this.render();
-        if (this.touched.size) this.noteTouches(false);
-      }, TOUCH_MS + 50);
+  }
+
+  /** The positions the moves of this turn and the one before changed: "o:p" -> the
+   * event. Worked out from the log alone, so every page at the table agrees; the
+   * highlight itself fades after a moment (style.css). */
+  movedNow() {
+    const events = this.roundEvents();
+    const turns = events.filter((e) => e.kind === "turn").map((e) => e.index);
+    const since = turns.length >= 2 ? turns[turns.length - 2] : -1;
+    const moved = new Map();
+    for (const e of events) {
+      if (e.index <= since || !TOUCHES.has(e.kind)) continue;
+      for (const [o, p] of e.positions) moved.set(`${o}:${p}`, e.index);
     }
+    return moved;
   }
 
   // -- choosing actions -------------------------------------------------------------
@@ -627,8 +634,8 @@ class TableClient {
       const own = positional.filter((k) => k !== "snap");
       if (own.length) this.mode = own[0];
     }
-    const me = v.seat === null ? "watching" : this.name(v.seat) === "You" ? v.names[v.seat] : "";
-    document.title = `Cambio: ${v.seat === null ? "watching" : (v.names || [])[v.seat] || "a seat"} at the ${v.rules} table`;
+    const me = v.seat === null ? "" : v.names[v.seat];
+    document.title = `Cambio: ${v.seat === null ? "watching" : me} at the ${v.rules} table`;
     const status = v.seat === null ? "Connected: watching" : `Connected: you play as ${me}`;
     if (statusLine.textContent !== status) statusLine.textContent = status;
 
@@ -637,6 +644,7 @@ class TableClient {
     const others = order.filter((s) => v.present[s].length);
     const reveal = this.reveal();
     this.open = this.faceUp();
+    this.moved = v.result ? new Map() : this.movedNow();
     const mine = v.seat !== null && v.present[v.seat].length ? this.seatBox(v.seat, reveal) : null;
 
     if (!this.layout) this.layout = this.skeleton();
@@ -652,6 +660,7 @@ class TableClient {
     keepSame(moves, this.legal.length && !reveal ? [this.movesBox()] : []);
     this.updateLog();
     this.announce();
+    this.flash();
     if (active) main.querySelector(`[data-key="${CSS.escape(active)}"]`)?.focus();
   }
 
@@ -751,7 +760,7 @@ class TableClient {
   /** The box where a person who has not chosen a name may type one. */
   nameForm() {
     const v = this.view;
-    if (v.seat === null || v.names[v.seat] !== `Player ${v.seat + 1}` || this.named) return null;
+    if (v.seat === null || v.names[v.seat] !== `Player ${v.seat + 1}`) return null;
     const input = h("input", { id: "name-input", type: "text", maxlength: 24,
       autocomplete: "nickname", "aria-label": "Your name", placeholder: "Your name" });
     const form = h("form", { class: "name-form", id: "name-form" },
@@ -760,7 +769,7 @@ class TableClient {
     form.addEventListener("submit", (event) => {
       event.preventDefault();
       if (!input.value.trim()) { showError("Type a name first."); return; }
-      if (this.send({ type: "name", name: input.value })) this.named = true;
+      this.send({ type: "name", name: input.value });
     });
     return form;
   }
@@ -793,11 +802,12 @@ class TableClient {
     const here = v.present[owner][index];
     const whose = owner === v.seat ? "Your" : `${this.name(owner)}'s`;
     const key = `card-${owner}-${position}`;
-    const touched = (this.touched.get(`${owner}:${position}`) || 0) > Date.now();
+    const moved = this.moved.get(`${owner}:${position}`);
+    const touched = moved !== undefined;
     if (!here) {
       return h("div", { class: "slot" },
         this.cardButton(owner, position, key, "card empty" + (touched ? " touched" : ""),
-          `${whose} card ${position}: empty` + (touched ? ", just changed" : ""), ""),
+          `${whose} card ${position}: empty` + (touched ? "; just changed" : ""), "", moved),
         h("div", { class: "seen" }));
     }
     const text = this.face(owner, index, reveal);
@@ -809,12 +819,12 @@ class TableClient {
       (touched ? "; just changed" : "");
     const cls = "card " + (info ? "up" + (info.red ? " red" : "") : "down") + (touched ? " touched" : "");
     return h("div", { class: "slot" },
-      this.cardButton(owner, position, key, cls, label, info ? info.face : ""),
+      this.cardButton(owner, position, key, cls, label, info ? info.face : "", moved),
       v.aids ? h("div", { class: "seen", "aria-hidden": "true" },
         seenBy.length ? "seen: " + seenBy.map((s) => this.who(s)).join(", ") : "") : null);
   }
 
-  cardButton(owner, position, key, cls, label, face) {
+  cardButton(owner, position, key, cls, label, face, moved) {
     const targets = new Set();
     for (const a of this.candidates()) for (const [o, p] of a.positions) targets.add(`${o}:${p}`);
     const selected = this.selection.some(([o, p]) => o === owner && p === position);
@@ -822,7 +832,7 @@ class TableClient {
     return h("button", {
       type: "button", class: cls + (target ? " target" : "") + (selected ? " selected" : ""),
       "aria-label": label, "aria-pressed": selected ? "true" : null,
-      "data-key": key, "data-owner": owner, "data-pos": position,
+      "data-key": key, "data-owner": owner, "data-pos": position, "data-moved": moved,
       disabled: !(target || selected),
       onclick: () => this.pick(owner, position),
     }, h("span", { class: "pos", "aria-hidden": "true" }, position), face);
@@ -863,13 +873,13 @@ class TableClient {
     const latest = this.latestLine();
     const tail = [];
     if (reveal) {
-      const cards = [...reveal.at.keys()].map((k) => this.cardAt(k.split(":").map(Number)));
-      const list = cards.length ? cards.join(" and ") : "the cards you saw";
+      const cards = [...reveal.at.keys()].map((k) => k.split(":").map(Number));
+      const list = cards.length ? this.cardsAt(cards, v.seat) : "the cards you saw";
       lines.push(reveal.opening
         ? `Remember ${list}: they turn face down when you hide them.`
         : `Remember ${list}, then hide ${cards.length === 1 ? "it" : "them"}.`);
       buttons.push(h("button", { type: "button", class: "primary", id: "hide-cards", "data-key": "hide",
-        onclick: () => this.hide(reveal) }, reveal.opening ? "Hide cards & begin" : "Hide the card" + (cards.length > 1 ? "s" : "")));
+        onclick: () => this.hide() }, reveal.opening ? "Hide cards & begin" : "Hide the card" + (cards.length > 1 ? "s" : "")));
     } else if (v.seat === null) {
       lines.push("You are watching: you see only what every player sees.");
     } else if (v.match_over) {
