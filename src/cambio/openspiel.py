@@ -230,9 +230,25 @@ class _Play:
         self.left = game._counts[:]  # how many of each distinct card are still undealt
         self.seed: list[int] = []  # the seed's bytes drawn so far
         self.turns: Turns | None = None
-        self.info: list[str] = []  # each player's history as text (the info state)
+        self.events = 0  # how many events the round has logged
         self.declines: list[tuple[int, int]] = []
         """Each decline: how many round events there were then, and who declined."""
+        self.texts: dict[int, tuple[tuple[int, int], str]] = {}
+        """Each player's information-state string, made when first asked for at a point
+        (learners that read only tensors never pay for it)."""
+
+    def info(self, player: int) -> str:
+        """``player``'s information-state string: its history as it saw it, with every
+        decline to snap where it happened."""
+        key = (self.events, len(self.declines))
+        known = self.texts.get(player)
+        if known is not None and known[0] == key:
+            return known[1]
+        assert self.turns is not None
+        rnd: Round = self.turns.game  # type: ignore[assignment]
+        text = _info_text(rnd.view(player).history, player, self.declines)
+        self.texts[player] = (key, text)
+        return text
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Play:
         new = _Play.__new__(_Play)
@@ -241,8 +257,9 @@ class _Play:
         new.left = self.left[:]
         new.seed = self.seed[:]
         new.turns = None if self.turns is None else self.turns.copy()
-        new.info = self.info[:]
+        new.events = self.events
         new.declines = self.declines[:]
+        new.texts = dict(self.texts)
         return new
 
 
@@ -317,17 +334,15 @@ class CambioState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
                 else:  # the seed shuffles the deck too
                     rnd = Round(game.rules, game.players, seed=seed)
                 play.turns = Turns(rnd, shuffle_seed=seed)
-                play.info = [f"P{p}" for p in range(rnd.players)]
-                self._record(rnd.events)
+                play.events = len(rnd.events)
             return
         who = play.turns.actor
         assert who is not None
         events = play.turns.step(action)
         if action == self.cambio.decline:
-            play.info = [f"{text}\nP{who} no snap" for text in play.info]
-            play.declines.append((len(play.turns.game.events), who))  # type: ignore[attr-defined]
+            play.declines.append((play.events, who))
         else:
-            self._record(events)
+            play.events += len(events)
 
     def resample_from_infostate(
         self, player_id: int, probability_sampler: Callable[[], float] | None = None
@@ -364,15 +379,8 @@ class CambioState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
         new.play.seed = []
         new.play.turns = moved
         new.play.declines = play.declines[:]
-        new.play.info = [
-            _info_text(sample.view(p).history, p, play.declines) for p in range(sample.players)
-        ]
+        new.play.events = len(sample.events)
         return new
-
-    def _record(self, events: Sequence[Event]) -> None:
-        info = self.play.info
-        for p in range(len(info)):
-            info[p] += "".join(f"\n{e.as_seen_by(p)}" for e in events)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -454,7 +462,7 @@ class CambioObserver:
         if not self.perfect_recall:
             x = self.game.encoder.encode(rnd.view(player), rnd.legal_action_ids(player))
             return self.game.encoder.describe(x) + ("\nreacting" if reacting else "")
-        return state.play.info[player] + ("\nreacting" if reacting else "")
+        return state.play.info(player) + ("\nreacting" if reacting else "")
 
 
 pyspiel.register_game(_GAME_TYPE, CambioGame)
