@@ -1,8 +1,9 @@
 """The protocol's ``analyse`` request: a seat's legal actions estimated, at tables with hints.
 
-A table gives hints only when its ``meta`` says ``"hints": true`` (off by default: a
-table with hints is another game, so the choice belongs to whoever sets the table up
-and applies to every seat). The analysis is :func:`cambio.analyse_round` of the seat's
+A table gives hints only when it was created with ``"hints": true`` (the ``create``
+request's option, off by default: a table with hints is another game, so the choice
+belongs to whoever sets the table up, applies to every seat and shows in every view;
+saves keep it). The analysis is :func:`cambio.analyse_round` of the seat's
 decision in the round on show, so it reads only that seat's view; its actions are
 written in match seats, like every action of the protocol.
 """
@@ -17,7 +18,8 @@ if TYPE_CHECKING:
 __all__ = ["HINTS_KEY", "MAX_HINT_SAMPLES", "analysis_reply", "hints_on"]
 
 HINTS_KEY = "hints"
-"""The key of a table's ``meta`` that turns hints on (``true``)."""
+"""The field that turns hints on: of the ``create`` request, of every view and of a
+table's save."""
 
 MAX_HINT_SAMPLES = 200
 """The most drawn rounds one ``analyse`` request may ask for."""
@@ -25,7 +27,7 @@ MAX_HINT_SAMPLES = 200
 
 def hints_on(table: Table) -> bool:
     """Whether ``table`` was set up with hints."""
-    return table.meta.get(HINTS_KEY) is True
+    return table.hints
 
 
 def analysis_reply(table: Table, seat: int, samples: int, seed: int | None) -> dict[str, Any]:

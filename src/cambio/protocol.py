@@ -418,7 +418,9 @@ class Table:
     aids: its pages keep showing every card a seat has seen, where a table without
     them shows a card only while the table shows it (the opening peek until it is
     hidden, a peek until it is hidden, the final reveal). It is chosen when the table
-    is created and every view carries it.
+    is created and every view carries it. ``hints`` marks a table whose seats may ask
+    for the ``analyse`` request (:mod:`cambio.hints`): chosen at creation too, kept in
+    saves, and carried by every view, since a table with hints is another game.
 
     ``arranged`` says that whoever made the table may know its cards: it gave the seed
     or a prepared deck. A match with a prepared deck is always arranged. Every view
@@ -439,12 +441,15 @@ class Table:
         arranged: bool = False,
         names: Mapping[int, str] | None = None,
         aids: bool = False,
+        hints: bool = False,
     ) -> None:
         self.name = name
         self.names: dict[int, str] = dict(sorted((names or {}).items()))
         """The names seats chose, by match seat."""
         self.aids = bool(aids)
         """Learner's aids: pages show every card a seat has seen, for the whole round."""
+        self.hints = bool(hints)
+        """Seats may ask for an analysis of their decision (the ``analyse`` request)."""
         self.match = match
         self.arranged = bool(arranged) or any(d is not None for d in match.decks)
         """Its creator chose the seed or a deck, so the creator may know the cards."""
@@ -595,6 +600,7 @@ class Table:
             "bots": {str(s): name for s, name in self.bot_names.items()},
             "names": self.seat_names(),
             "aids": self.aids,
+            "hints": self.hints,
             "result": None if result is None else _result_json(result, seats),
             "match": {
                 "round_number": self.showing + 1,
@@ -766,6 +772,7 @@ class Table:
             "arranged": self.arranged,
             "names": {str(s): n for s, n in self.names.items()},
             "aids": self.aids,
+            "hints": self.hints,
             "meta": self.meta,
         }
 
@@ -804,6 +811,9 @@ class Table:
             aids = data.get("aids", False)
             if not isinstance(aids, bool):
                 raise ValueError("aids must be true or false")
+            hints = data.get("hints", False)
+            if not isinstance(hints, bool):
+                raise ValueError("hints must be true or false")
             names = _names_from(data.get("names", {}), match.players)
             return cls(
                 table_name,
@@ -815,6 +825,7 @@ class Table:
                 arranged=arranged,
                 names=names,
                 aids=aids,
+                hints=hints,
             )
         except ProtocolError as error:
             raise ProtocolError("bad-save", error.message) from None
@@ -1295,7 +1306,13 @@ class Engine:
         bots = _bots_from(msg.get("bots", {}), match.players)
         names = _names_from(msg.get("names", {}), match.players)
         table = Table(
-            name, match, bots, arranged="seed" in msg, names=names, aids=msg.get("aids", False)
+            name,
+            match,
+            bots,
+            arranged="seed" in msg,
+            names=names,
+            aids=msg.get("aids", False),
+            hints=msg.get("hints", False),
         )
         self._add(table)
         reply = {"type": "created", **_summary(table)}
