@@ -13,9 +13,19 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from .analysis import Analysis
     from .protocol import Table
+    from .rules import RuleSet
+    from .views import PlayerView
 
-__all__ = ["HINTS_KEY", "MAX_HINT_SAMPLES", "analysis_reply", "hints_on"]
+__all__ = [
+    "HINTS_KEY",
+    "MAX_HINT_SAMPLES",
+    "analysis_json",
+    "analysis_position",
+    "analysis_reply",
+    "hints_on",
+]
 
 HINTS_KEY = "hints"
 """The field that turns hints on: of the ``create`` request, of every view and of a
@@ -30,26 +40,30 @@ def hints_on(table: Table) -> bool:
     return table.hints
 
 
-def analysis_reply(table: Table, seat: int, samples: int, seed: int | None) -> dict[str, Any]:
-    """The ``analysis`` reply for match seat ``seat`` of ``table``; a
-    :class:`~cambio.protocol.ProtocolError` when the table has no hints, the round on
-    show is over, or the seat has no decision now."""
-    from .analysis import AnalysisError, analyse_round
-    from .protocol import ProtocolError, _action_json
+def analysis_position(table: Table, seat: int) -> tuple[PlayerView, RuleSet]:
+    """The view of match seat ``seat`` that an ``analyse`` request analyses, with the
+    table's rules; a :class:`~cambio.protocol.ProtocolError` when the table has no
+    hints, the round on show is over, or the seat sits this round out."""
+    from .protocol import ProtocolError
 
     if not hints_on(table):
         raise ProtocolError("forbidden", f"table {table.name} was not set up with hints", "$.type")
     match = table.match
     if table.between_rounds or match.is_over:
         raise ProtocolError("round-over", "the round on show is over: nothing to analyse")
-    rnd = match.round
     inner = match.round_seat(seat)
     if inner is None:
         raise ProtocolError("wrong-seat", f"seat {seat} sits out this round", "$.seat")
-    try:
-        result = analyse_round(rnd, inner, samples=samples, seed=seed)
-    except AnalysisError as error:
-        raise ProtocolError("illegal-action", str(error), "$.seat") from None
+    rnd = match.round
+    return rnd.view(inner), rnd.rules
+
+
+def analysis_json(table: Table, seat: int, result: Analysis) -> dict[str, Any]:
+    """The ``analysis`` reply of ``result``, an analysis of match seat ``seat``'s
+    decision at ``table`` as it stands, its actions written in match seats."""
+    from .protocol import _action_json
+
+    match = table.match
     estimates = []
     for e in result.estimates:
         action = None
@@ -79,3 +93,18 @@ def analysis_reply(table: Table, seat: int, samples: int, seed: int | None) -> d
         "samples": result.samples,
         "estimates": estimates,
     }
+
+
+def analysis_reply(table: Table, seat: int, samples: int, seed: int | None) -> dict[str, Any]:
+    """The ``analysis`` reply for match seat ``seat`` of ``table``; a
+    :class:`~cambio.protocol.ProtocolError` when the table has no hints, the round on
+    show is over, or the seat has no decision now."""
+    from .analysis import AnalysisError, analyse
+    from .protocol import ProtocolError
+
+    view, rules = analysis_position(table, seat)
+    try:
+        result = analyse(view, rules, samples=samples, seed=seed)
+    except AnalysisError as error:
+        raise ProtocolError("illegal-action", str(error), "$.seat") from None
+    return analysis_json(table, seat, result)

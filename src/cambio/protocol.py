@@ -115,6 +115,7 @@ ERROR_CODES: dict[str, str] = {
     "wrong-seat": "the seat does not exist, is played by a bot, or is not this connection's",
     "illegal-action": "the action is not legal for this seat now",
     "stale-action": "the action answers an earlier position (at differs): resent or too late",
+    "stale-analysis": "the table moved on while the analysis ran: ask again",
     "round-over": "the round shown is over: ask for next-round",
     "not-between-rounds": "next-round while a round is still being played",
     "match-over": "the match is over",
