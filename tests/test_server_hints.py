@@ -1,6 +1,6 @@
 """``cambio serve`` and tables created with hints: a seat's ``analyse`` request runs in
 the analysis workers, within the server's budget, while the loop serves everyone else;
-a table that moved on meanwhile gets ``stale-analysis`` instead of old figures."""
+a table that moved on meanwhile gets ``stale-action`` instead of old figures."""
 
 from __future__ import annotations
 
@@ -152,5 +152,5 @@ def test_an_analysis_of_a_position_that_is_gone_is_dropped(client: TestClient) -
         assert acted["type"] == "acted" and acted["at"] == at + 1
         held.release.set()
         stale = _next(asking)
-        assert stale["code"] == "stale-analysis" and stale["reply_to"] == 7
+        assert stale["code"] == "stale-action" and stale["reply_to"] == 7
         assert f"position {at}" in stale["message"]

@@ -114,8 +114,10 @@ ERROR_CODES: dict[str, str] = {
     "too-many-tables": "the engine holds as many tables as it may",
     "wrong-seat": "the seat does not exist, is played by a bot, or is not this connection's",
     "illegal-action": "the action is not legal for this seat now",
-    "stale-action": "the action answers an earlier position (at differs): resent or too late",
-    "stale-analysis": "the table moved on while the analysis ran: ask again",
+    "stale-action": (
+        "the request answers an earlier position (at differs): an action resent or too "
+        "late, or an analysis the table moved on from while it ran"
+    ),
     "round-over": "the round shown is over: ask for next-round",
     "not-between-rounds": "next-round while a round is still being played",
     "match-over": "the match is over",

@@ -807,7 +807,7 @@ class GameServer:
     async def analysis(self, conn: _Connection, asked: _Analysing) -> dict[str, Any]:
         """The ``analysis`` reply to ``asked``, run in the analysis workers. A table that
         moved on meanwhile (an action, the next round, a rematch, its removal) gets a
-        ``stale-analysis`` error instead: the figures are of a position that is gone."""
+        ``stale-action`` error instead: the figures are of a position that is gone."""
         table, match, showing, at = asked.table, asked.table.match, asked.table.showing, asked.at
         if conn.token in self._analysing:
             raise ProtocolError(
@@ -821,7 +821,7 @@ class GameServer:
         gone = self.engine.tables.get(table.name) is not table or table.match is not match
         if gone or table.showing != showing or table.at != at:
             raise ProtocolError(
-                "stale-analysis",
+                "stale-action",
                 f"the table moved on while position {at} was analysed: ask again",
                 "$.at",
             )
