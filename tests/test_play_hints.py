@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 import re
 import subprocess
 import sys
@@ -91,3 +92,27 @@ def test_the_command_line_option_starts_a_table_with_hints(tmp_path: Path) -> No
     )
     assert run.returncode == 0, run.stderr
     assert "hints on" in run.stdout and "Hint: the best moves" in run.stdout
+
+
+def test_a_hint_at_a_snap_offer_weighs_letting_it_go() -> None:
+    from cambio.actions import ActionKind
+    from cambio.play import Terminal, TerminalPlayer
+
+    rules = cambio.load_ruleset("snap")
+    rnd = cambio.Round(rules, seed=3)
+    rng = random.Random(3)
+    while 0 not in rnd.reactors:
+        rnd.apply(rng.choice([a for a in rnd.legal_actions() if a.kind is not ActionKind.SNAP]))
+    out = io.StringIO()
+    person = TerminalPlayer(
+        Terminal(io.StringIO("hint\n\n"), out), rules, ["You", "Robin", "Alex", "Sam"], hints=True
+    )
+    person.reset(0, rules, 11)
+    snaps = [a for a in rnd.legal_actions(0) if a.kind is ActionKind.SNAP]
+    assert person.react(rnd.view(0), snaps) is None  # the hint is shown, then Enter
+    assert person.answers == [None]
+    hint = out.getvalue()
+    moves = HINT_LINE.findall(hint)
+    assert hint.count("Hint: the best moves") == 1 and moves
+    assert all(m.startswith(("Enter (let it go), then ", "n ")) for m in moves)
+    assert any(m.startswith("Enter (let it go), then ") for m in moves)

@@ -324,7 +324,7 @@ class TerminalPlayer:
             self.term.say(self.scores())
             return None
         if command in ("hint", "hints"):
-            self.term.say(self._hint(view))
+            self.term.say(self._hint(view, legal))
             return None
         try:
             numbers = [int(w) for w in words[1:]]
@@ -410,7 +410,7 @@ class TerminalPlayer:
             return [Action.snap(me, *slots("snap"))]
         return []
 
-    def _hint(self, view: PlayerView) -> str:
+    def _hint(self, view: PlayerView, legal: Sequence[Action]) -> str:
         """The ``hint`` command's text: the best moves from this view, or why none."""
         if not self.hints:
             return "Hints are off for this table (a game started with --hints has them)."
@@ -425,7 +425,7 @@ class TerminalPlayer:
             return short if short is not None else _command_text(action, me)
 
         seed = derive_seed(self._hint_seed, "hint", len(self.answers))
-        return hint_for(view, self.rules, seed, command)
+        return hint_for(view, self.rules, seed, command, legal)
 
     def _why_not(self, action: Action, view: PlayerView, legal: Sequence[Action]) -> str:
         kinds = {a.kind for a in legal}

@@ -17,7 +17,9 @@ its 95% interval, its mean round score, and how far it is behind the best move.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+
+import attrs
 
 from .actions import Action
 from .analysis import Analysis, analyse
@@ -53,7 +55,7 @@ def hint_text(result: Analysis, command: Callable[[Action | None], str]) -> str:
     for e, text in zip(shown, typed, strict=True):
         behind = (
             "the best"
-            if e is result.best
+            if e.behind <= 0
             else f"{_percent(e.behind)} +/- {_percent(e.behind_error)} behind"
         )
         lines.append(
@@ -68,14 +70,35 @@ def hint_text(result: Analysis, command: Callable[[Action | None], str]) -> str:
 
 
 def hint_for(
-    view: PlayerView, rules: RuleSet, seed: int, command: Callable[[Action | None], str]
+    view: PlayerView,
+    rules: RuleSet,
+    seed: int,
+    command: Callable[[Action | None], str],
+    allowed: Sequence[Action],
 ) -> str:
-    """The hint text of ``view``'s decision (:func:`hint_text`), drawn under ``seed``;
-    a sentence when the view has no decision to analyse."""
+    """The hint text of ``view``'s decision (:func:`hint_text`), drawn under ``seed``,
+    among the ``allowed`` moves (and letting a snap go); a sentence when the view has
+    no decision to analyse.
+
+    At a snap offer to the player whose turn comes next, letting the snap go means
+    taking that turn: it is shown as Enter followed by the best move of the turn."""
     from .analysis import AnalysisError
 
     try:
         result = analyse(view, rules, samples=HINT_SAMPLES, seconds=HINT_SECONDS, seed=seed)
     except AnalysisError as error:
         return f"No hint here: {error}."
-    return hint_text(result, command)
+    legal = set(allowed)
+    kept = [e for e in result.estimates if e.action is None or e.action in legal]
+    rest = [e for e in result.estimates if e not in kept]
+    then: Action | None = None
+    if rest and all(e.action is not None for e in kept):
+        then = rest[0].action  # the estimates come best first
+        kept = [e for e in result.estimates if e in kept or e is rest[0]]
+
+    def typed(action: Action | None) -> str:
+        if then is not None and action == then:
+            return f"{command(None)}, then {command(action)}"
+        return command(action)
+
+    return hint_text(attrs.evolve(result, estimates=tuple(kept)), typed)
