@@ -3,9 +3,11 @@
 A table gives hints only when it was created with ``"hints": true`` (the ``create``
 request's option, off by default: a table with hints is another game, so the choice
 belongs to whoever sets the table up, applies to every seat and shows in every view;
-saves keep it). The analysis is :func:`cambio.analyse_round` of the seat's
-decision in the round on show, so it reads only that seat's view; its actions are
-written in match seats, like every action of the protocol.
+saves keep it). The analysis is :func:`cambio.analyse` of the seat's view of the
+round on show (:func:`analysis_position`), so it reads nothing else; its actions are
+written in match seats, like every action of the protocol (:func:`analysis_json`). An
+:class:`~cambio.protocol.Engine` answers at once (:func:`analysis_reply`); ``cambio
+serve`` runs the analysis in worker processes (:mod:`cambio.server.analyses`).
 """
 
 from __future__ import annotations
