@@ -154,3 +154,25 @@ def test_an_analysis_of_a_position_that_is_gone_is_dropped(client: TestClient) -
         stale = _next(asking)
         assert stale["code"] == "stale-action" and stale["reply_to"] == 7
         assert f"position {at}" in stale["message"]
+
+
+def test_an_analysis_that_fails_is_an_internal_error(client: TestClient) -> None:
+    made = _create(client, hints=True)
+    pool = client.app.state.game.analyses  # type: ignore[attr-defined]
+    pool.run = _failing
+    pool._pool = ThreadPoolExecutor(max_workers=1)
+    with client.websocket_connect(f"/ws?token={made['tokens']['0']}") as me:
+        me.receive_text()
+        failed = _ask(me, {"type": "analyse", "id": 4, "samples": 3})
+        assert failed["code"] == "internal" and failed["reply_to"] == 4
+        assert "the analysis failed: no worlds" in failed["message"]
+        assert _ask(me, {"type": "hello"})["type"] == "hello"  # the connection carries on
+
+
+def _failing(job: AnalysisJob) -> Analysis | str:
+    raise ValueError("no worlds")
+
+
+def test_the_server_draws_at_least_two_rounds() -> None:
+    with pytest.raises(ValueError, match="analysis_samples must be 2 or more"):
+        ServerConfig(analysis_samples=1)

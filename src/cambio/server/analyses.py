@@ -86,6 +86,8 @@ class AnalysisPool:
         except BrokenProcessPool:  # a worker died (killed, out of memory): start anew
             self._pool = None
             raise ProtocolError("internal", "the analysis failed: ask again") from None
+        except Exception as error:  # the analysis itself failed: the table is unchanged
+            raise ProtocolError("internal", f"the analysis failed: {error}") from None
         finally:
             self.running -= 1
         if isinstance(result, str):

@@ -195,6 +195,10 @@ class ServerConfig:
                 raise ValueError(
                     f"ServerConfig.{field.name} must be a finite number {need}, got {value!r}"
                 )
+        if self.analysis_samples < 2:
+            raise ValueError(
+                f"ServerConfig.analysis_samples must be 2 or more, got {self.analysis_samples}"
+            )
 
 
 @attrs.define(eq=False)
