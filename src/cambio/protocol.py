@@ -502,8 +502,8 @@ class Table:
             raise ProtocolError("bad-field", str(error), "$.name") from None
 
     def rematch(self) -> None:
-        """Start the match again once it is over: the same rules, seats, bots, names and
-        aids, a fresh deal from a seed drawn here (kept secret, so not arranged)."""
+        """Start the match again once it is over: the same rules, seats, bots, names,
+        aids and hints, a fresh deal from a seed drawn here (kept secret, so not arranged)."""
         m = self.match
         if not m.is_over:
             raise ProtocolError("match-running", "the match is still being played")
