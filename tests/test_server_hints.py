@@ -95,8 +95,10 @@ class _Held:
     def __init__(self) -> None:
         self.started = threading.Event()
         self.release = threading.Event()
+        self.jobs: list[AnalysisJob] = []
 
     def __call__(self, job: AnalysisJob) -> Analysis | str:
+        self.jobs.append(job)
         self.started.set()
         assert self.release.wait(60)
         return run_job(job)
@@ -126,6 +128,9 @@ def test_the_loop_serves_another_table_while_an_analysis_runs(client: TestClient
         assert held.started.wait(60)  # the analysis is under way and cannot finish yet
         view = _ask(elsewhere, {"type": "view", "id": 2})
         assert view["type"] == "view" and view["reply_to"] == 2 and view["view"]["seat"] == 1
+        (job,) = held.jobs  # the asking seat's view, within the server's budget
+        assert job.view.player == 0 and job.samples == 3 and job.seed == 1
+        assert job.seconds == ServerConfig().analysis_seconds
         busy = _ask(again, {"type": "analyse", "samples": 3})
         assert busy["code"] == "rate-limited" and "one analysis at a time" in busy["message"]
         asking.send_text(json.dumps({"type": "view", "id": 3}))  # waits its turn
