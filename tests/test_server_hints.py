@@ -181,3 +181,25 @@ def _failing(job: AnalysisJob) -> Analysis | str:
 def test_the_server_draws_at_least_two_rounds() -> None:
     with pytest.raises(ValueError, match="analysis_samples must be 2 or more"):
         ServerConfig(analysis_samples=1)
+
+
+def test_a_real_server_answers_a_hints_table_from_its_workers(tmp_path: Path) -> None:
+    from websockets.sync.client import connect
+
+    from live_server import LiveServer
+
+    server = LiveServer(tmp_path / "tables", "--bot-delay", "0")
+    try:
+        made = server.create(variant="practice", players=2, hints=True, bots={"1": "memory"})
+        with connect(server.url(made["tokens"]["0"]), open_timeout=30) as ws:
+            first = check_reply(json.loads(ws.recv(timeout=30)))
+            assert first["view"]["hints"] is True
+            ws.send(json.dumps({"type": "analyse", "id": "live", "samples": 4, "seed": 3}))
+            while True:
+                reply = check_reply(json.loads(ws.recv(timeout=60)))
+                if reply["type"] != "update":
+                    break
+            assert reply["type"] == "analysis" and reply["reply_to"] == "live"
+            assert reply["samples"] == 4 and reply["estimates"]
+    finally:
+        server.stop()
