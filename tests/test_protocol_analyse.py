@@ -6,8 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import cambio
-from cambio.hints import HINTS_KEY
-from cambio.protocol import Engine
+from cambio.protocol import HINTS_KEY, Engine
 from protocol_clients import check_reply
 
 
@@ -21,10 +20,9 @@ def _table(engine: Engine, deck: list[str] | None = None, hints: bool = True) ->
     }
     if deck is not None:
         request["decks"] = [deck]
-    name = check_reply(engine.handle(request))["table"]
     if hints:
-        engine.tables[name].meta[HINTS_KEY] = True
-    return str(name)
+        request[HINTS_KEY] = True
+    return str(check_reply(engine.handle(request))["table"])
 
 
 def test_a_table_without_hints_refuses() -> None:
@@ -97,8 +95,27 @@ def test_hints_survive_a_save_and_load() -> None:
 def test_a_seat_without_a_decision_is_told_so() -> None:
     engine = Engine()
     name = check_reply(
-        engine.handle({"type": "create", "variant": "practice", "players": 3, "seed": 2})
+        engine.handle(
+            {"type": "create", "variant": "practice", "players": 3, "seed": 2, "hints": True}
+        )
     )["table"]
-    engine.tables[name].meta[HINTS_KEY] = True
     reply = check_reply(engine.handle({"type": "analyse", "table": name, "seat": 2}))
     assert reply["code"] == "illegal-action" and "seat 2 has no decision now" in reply["message"]
+
+
+def test_hints_are_a_create_option_every_view_shows() -> None:
+    engine = Engine()
+    plain, hinted = _table(engine, hints=False), _table(engine)
+    for seat in (0, 1):
+        view = check_reply(engine.handle({"type": "view", "table": hinted, "seat": seat}))
+        assert view["view"]["hints"] is True
+    assert engine.tables[hinted].view(None)["hints"] is True  # spectators see it too
+    assert engine.tables[plain].view(0)["hints"] is False
+    saved = check_reply(engine.handle({"type": "save", "table": hinted}))["save"]
+    assert saved["hints"] is True and engine.tables[plain].to_dict()["hints"] is False
+    bad = {"type": "create", "variant": "practice", "hints": "yes"}
+    reply = check_reply(engine.handle(bad))
+    assert reply["code"] == "bad-field" and reply["where"] == "$.hints"
+    forged = {**saved, "hints": 1}
+    reply = check_reply(engine.handle({"type": "load", "table": "forged", "save": forged}))
+    assert reply["code"] == "bad-save" and "hints must be true or false" in reply["message"]

@@ -30,6 +30,7 @@ End of input stops the game cleanly, with a message. Commands:
 ``l``                   look again at your opening positions (re-peek)
 ``b`` / ``h``           the board / the move history
 ``score``               the table, the round, every player's totals
+``hint``                the best moves now, estimated (tables with ``--hints``)
 ``help`` / ``q``        these commands / quit
 ======================  ================================================
 """
@@ -193,11 +194,15 @@ class TerminalPlayer:
         names: Sequence[str],
         *,
         show_known: bool = False,
+        hints: bool = False,
     ) -> None:
         self.term = terminal
         self.rules = rules
         self.names = list(names)
         self.show_known = show_known
+        self.hints = hints
+        """Whether the ``hint`` command estimates the moves (a table option)."""
+        self._hint_seed = 0
         self.seat = 0
         self.answers: list[dict[str, Any] | None] = []
         """Every answer given so far (an action record, or None for a snap let go)."""
@@ -208,9 +213,9 @@ class TerminalPlayer:
 
     # --- the Bot protocol
     def reset(self, seat: int, rules: RuleSet, seed: int | None) -> None:
-        del seed
         self.seat = seat
         self.rules = rules
+        self._hint_seed = 0 if seed is None else seed
 
     def act(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         scripted = self._scripted(view, legal)
@@ -318,6 +323,9 @@ class TerminalPlayer:
         if command in ("score", "scores", "totals"):
             self.term.say(self.scores())
             return None
+        if command in ("hint", "hints"):
+            self.term.say(self._hint(view, legal))
+            return None
         try:
             numbers = [int(w) for w in words[1:]]
         except ValueError:
@@ -401,6 +409,23 @@ class TerminalPlayer:
         if command in ("n", "snap"):
             return [Action.snap(me, *slots("snap"))]
         return []
+
+    def _hint(self, view: PlayerView, legal: Sequence[Action]) -> str:
+        """The ``hint`` command's text: the best moves from this view, or why none."""
+        if not self.hints:
+            return "Hints are off for this table (a game started with --hints has them)."
+        from .play_hints import hint_for
+
+        me = self.seat
+
+        def command(action: Action | None) -> str:
+            if action is None:
+                return "Enter (let it go)"
+            short = _SHORT.get(action.kind)
+            return short if short is not None else _command_text(action, me)
+
+        seed = derive_seed(self._hint_seed, "hint", len(self.answers))
+        return hint_for(view, self.rules, seed, command, legal)
 
     def _why_not(self, action: Action, view: PlayerView, legal: Sequence[Action]) -> str:
         kinds = {a.kind for a in legal}
@@ -523,6 +548,8 @@ class TerminalPlayer:
             "  l             look again at your opening positions (re-peek tables)",
             "  b  h          show the board, the move history",
             "  score         the table, the round and every player's totals",
+            "  hint          the best moves now, estimated"
+            + ("" if self.hints else " (off at this table: --hints)"),
             "  help  q       this help, quit",
             f"Card values at this table: {value_summary(self.rules)}. Lowest total wins.",
         ]
@@ -572,7 +599,7 @@ def is_info(word: str) -> bool:
 def _is_info(word: str) -> bool:
     return word.lower() in (
         *("b", "board", "h", "history", "help", "?", "q", "quit", "exit"),
-        *("score", "scores", "totals"),
+        *("score", "scores", "totals", "hint", "hints"),
     )
 
 
@@ -588,6 +615,18 @@ _LETTERS = {
     ActionKind.SWAP: "s",
     ActionKind.SNAP: "n",
 }
+
+
+_SHORT = {
+    ActionKind.DRAW: "d",
+    ActionKind.TAKE: "t",
+    ActionKind.CALL: "c",
+    ActionKind.DISCARD: "x",
+    ActionKind.SKIP: "k",
+    ActionKind.PASS: "k",
+    ActionKind.RE_PEEK: "l",
+}
+"""The command of each action kind that takes no position."""
 
 
 def _command_text(action: Action, me: int) -> str:
@@ -928,6 +967,8 @@ class _Settings:
     snap: str
     show_known: bool
     opponents: tuple[str, ...] = ()
+    hints: bool = False
+    """Whether the ``hint`` command estimates the moves (``--hints``)."""
     """The bot of each other seat by name (:data:`~cambio.bots.BOT_NAMES`), seat 1 first;
     empty: MemoryBots."""
     finished: bool = False
@@ -997,7 +1038,9 @@ class _Game:
         while len(names) < n:
             names.append(f"Bot {len(names)}")
         self.names = names
-        self.person = TerminalPlayer(term, rules, names, show_known=settings.show_known)
+        self.person = TerminalPlayer(
+            term, rules, names, show_known=settings.show_known, hints=settings.hints
+        )
         self.person.script = list(script)
         self.person.scores = self._scores
         chosen = settings.opponents or ("memory",) * (n - 1)
@@ -1018,6 +1061,7 @@ class _Game:
             "whole_match": s.whole_match,
             "snap": s.snap,
             "show_known": s.show_known,
+            "hints": s.hints,
             "opponents": list(s.opponents),
             "answers": self.person.answers,
             "actions": [a.to_dict() for a in self.match.actions],
@@ -1090,6 +1134,7 @@ class _Game:
         match = self.match
         names = self.names
         aids = ", learner's aids on" if s.show_known else ""
+        aids += ", hints on" if s.hints else ""
         lines = [
             f"Cambio at the {s.rules.name} table{aids}: {match.players} players, seed {s.seed}."
         ]
@@ -1125,12 +1170,17 @@ class _Game:
         names = self.names
         line = term.rule * 60
         term.say(line)
-        term.say(f"Cambio at the {rules.name} table: {n} players, seed {self.settings.seed}.")
+        hints = ", hints on" if self.settings.hints else ""
+        term.say(
+            f"Cambio at the {rules.name} table{hints}: {n} players, seed {self.settings.seed}."
+        )
         bots = self.settings.opponents or ("memory",) * (n - 1)
         others = ", ".join(f"{names[p]} (P{p}, {bots[p - 1]} bot)" for p in range(1, n))
         term.say(f"You are P0; {others} {'are' if n > 2 else 'is'} the computer.")
         if self.settings.show_known:
             term.say("Learner's aids on: your board shows the cards you have seen.")
+        if self.settings.hints:
+            term.say("Hints on: type hint at any decision for the best moves, estimated.")
         if rules.teams.size > 1:
             for team in self.match.teams:
                 if 0 in team:
@@ -1407,6 +1457,7 @@ def play(
     stdin: TextIO | None = None,
     stdout: TextIO | None = None,
     aids: bool = False,
+    hints: bool = False,
     whole_match: bool = True,
     snap: str | None = None,
     save_to: str | Path | None = None,
@@ -1423,7 +1474,9 @@ def play(
     table option kept in the save) shows the cards you know instead. With
     ``whole_match`` (the default) the table's whole match is played, else one round.
     ``snap`` is one of :data:`SNAP_PROMPTS` (default: ``ask`` from memory, ``known``
-    with aids, as ``known`` is itself a hint). Leaving (``q``, end of input, Ctrl-C)
+    with aids, as ``known`` is itself a hint). ``hints`` (a table option kept in the save
+    too) lets the ``hint`` command estimate the best moves of a decision
+    (:mod:`cambio.play_hints`). Leaving (``q``, end of input, Ctrl-C)
     saves the game to ``save_to`` (default ``cambio-TABLE-SEED.json`` in
     :func:`~cambio.launch.saves_folder`); ``resume`` continues a saved game exactly
     (the other arguments are then taken from the save), or, when the save is marked
@@ -1460,6 +1513,7 @@ def play(
             snap=snap,
             show_known=aids,
             opponents=opponent_names(opponents, seats),
+            hints=hints,
         )
     path = (
         Path(save_to)
@@ -1536,6 +1590,9 @@ def load_save(path: Path) -> tuple[_Settings, list[dict[str, Any] | None]]:
             except ValueError as error:
                 raise SaveError(f"$.answers[{i}]", str(error)) from None
         answers.append(answer)
+    hints = data.get("hints", False)  # saves from before --hints: none
+    if type(hints) is not bool:
+        raise SaveError("$.hints", f"expected bool, got {hints!r}")
     finished = data.get("finished", False)  # saves from before marking: unfinished
     if type(finished) is not bool:
         raise SaveError("$.finished", f"expected bool, got {finished!r}")
@@ -1554,6 +1611,7 @@ def load_save(path: Path) -> tuple[_Settings, list[dict[str, Any] | None]]:
         snap=data["snap"],
         show_known=data["show_known"],
         opponents=opponents,
+        hints=hints,
         finished=finished,
     )
     try:
@@ -1599,6 +1657,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="learner's aids: the board shows the cards you have seen (by default you "
         "play from memory: cards are face down once you hide them)",
+    )
+    parser.add_argument(
+        "--hints",
+        action="store_true",
+        help="hints: at any decision, hint shows the best moves with their estimated "
+        "share of the win (a table option, kept in the save; off by default)",
     )
     parser.add_argument(
         "--opponents",
@@ -1668,6 +1732,7 @@ def run_command(args: argparse.Namespace) -> int:
         players,
         args.seed,
         aids=args.aids,
+        hints=args.hints,
         whole_match=not args.round,
         snap=args.snap,
         save_to=args.save,

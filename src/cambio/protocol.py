@@ -50,7 +50,7 @@ from collections.abc import Callable, Iterator, Mapping
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -69,6 +69,9 @@ from .scoring import RoundResult
 from .seat_names import clean_name, default_names
 from .views import PlayerView
 
+if TYPE_CHECKING:
+    from .analysis import Analysis
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover
@@ -76,6 +79,8 @@ else:  # pragma: no cover
 
 __all__ = [
     "ERROR_CODES",
+    "HINTS_KEY",
+    "MAX_HINT_SAMPLES",
     "MAX_MESSAGE_BYTES",
     "PROTOCOL_VERSION",
     "REQUEST_TYPES",
@@ -87,8 +92,12 @@ __all__ = [
     "ProtocolError",
     "StoreReport",
     "Table",
+    "analysis_json",
+    "analysis_position",
+    "analysis_reply",
     "check_store",
     "decide_turn",
+    "hints_on",
     "schema",
 ]
 
@@ -114,7 +123,10 @@ ERROR_CODES: dict[str, str] = {
     "too-many-tables": "the engine holds as many tables as it may",
     "wrong-seat": "the seat does not exist, is played by a bot, or is not this connection's",
     "illegal-action": "the action is not legal for this seat now",
-    "stale-action": "the action answers an earlier position (at differs): resent or too late",
+    "stale-action": (
+        "the request answers an earlier position (at differs): an action resent or too "
+        "late, or an analysis the table moved on from while it ran"
+    ),
     "round-over": "the round shown is over: ask for next-round",
     "not-between-rounds": "next-round while a round is still being played",
     "match-over": "the match is over",
@@ -418,7 +430,9 @@ class Table:
     aids: its pages keep showing every card a seat has seen, where a table without
     them shows a card only while the table shows it (the opening peek until it is
     hidden, a peek until it is hidden, the final reveal). It is chosen when the table
-    is created and every view carries it.
+    is created and every view carries it. ``hints`` marks a table whose seats may ask
+    for the ``analyse`` request (:func:`analysis_reply`): chosen at creation too, kept in
+    saves, and carried by every view, since a table with hints is another game.
 
     ``arranged`` says that whoever made the table may know its cards: it gave the seed
     or a prepared deck. A match with a prepared deck is always arranged. Every view
@@ -439,12 +453,15 @@ class Table:
         arranged: bool = False,
         names: Mapping[int, str] | None = None,
         aids: bool = False,
+        hints: bool = False,
     ) -> None:
         self.name = name
         self.names: dict[int, str] = dict(sorted((names or {}).items()))
         """The names seats chose, by match seat."""
         self.aids = bool(aids)
         """Learner's aids: pages show every card a seat has seen, for the whole round."""
+        self.hints = bool(hints)
+        """Seats may ask for an analysis of their decision (the ``analyse`` request)."""
         self.match = match
         self.arranged = bool(arranged) or any(d is not None for d in match.decks)
         """Its creator chose the seed or a deck, so the creator may know the cards."""
@@ -494,8 +511,8 @@ class Table:
             raise ProtocolError("bad-field", str(error), "$.name") from None
 
     def rematch(self) -> None:
-        """Start the match again once it is over: the same rules, seats, bots, names and
-        aids, a fresh deal from a seed drawn here (kept secret, so not arranged)."""
+        """Start the match again once it is over: the same rules, seats, bots, names,
+        aids and hints, a fresh deal from a seed drawn here (kept secret, so not arranged)."""
         m = self.match
         if not m.is_over:
             raise ProtocolError("match-running", "the match is still being played")
@@ -595,6 +612,7 @@ class Table:
             "bots": {str(s): name for s, name in self.bot_names.items()},
             "names": self.seat_names(),
             "aids": self.aids,
+            "hints": self.hints,
             "result": None if result is None else _result_json(result, seats),
             "match": {
                 "round_number": self.showing + 1,
@@ -766,6 +784,7 @@ class Table:
             "arranged": self.arranged,
             "names": {str(s): n for s, n in self.names.items()},
             "aids": self.aids,
+            "hints": self.hints,
             "meta": self.meta,
         }
 
@@ -804,6 +823,9 @@ class Table:
             aids = data.get("aids", False)
             if not isinstance(aids, bool):
                 raise ValueError("aids must be true or false")
+            hints = data.get("hints", False)
+            if not isinstance(hints, bool):
+                raise ValueError("hints must be true or false")
             names = _names_from(data.get("names", {}), match.players)
             return cls(
                 table_name,
@@ -815,6 +837,7 @@ class Table:
                 arranged=arranged,
                 names=names,
                 aids=aids,
+                hints=hints,
             )
         except ProtocolError as error:
             raise ProtocolError("bad-save", error.message) from None
@@ -1295,7 +1318,13 @@ class Engine:
         bots = _bots_from(msg.get("bots", {}), match.players)
         names = _names_from(msg.get("names", {}), match.players)
         table = Table(
-            name, match, bots, arranged="seed" in msg, names=names, aids=msg.get("aids", False)
+            name,
+            match,
+            bots,
+            arranged="seed" in msg,
+            names=names,
+            aids=msg.get("aids", False),
+            hints=msg.get("hints", False),
         )
         self._add(table)
         reply = {"type": "created", **_summary(table)}
@@ -1395,8 +1424,6 @@ class Engine:
         return {"type": "closed", "table": table.name}
 
     def _on_analyse(self, msg: dict[str, Any]) -> dict[str, Any]:
-        from .hints import analysis_reply  # tables with hints only (see cambio.hints)
-
         table = self.table(msg["table"])
         seat = self._seat(table, msg["seat"], acting=True)
         return analysis_reply(table, seat, msg.get("samples", 64), msg.get("seed"))
@@ -1452,3 +1479,93 @@ def _summary(table: Table) -> dict[str, Any]:
     if table.match.is_over:
         out["seed"] = table.match.seed
     return out
+
+
+# ---------------------------------------------------------------------------------------
+# The analyse request: a seat's legal actions estimated, at tables with hints
+#
+# A table gives hints only when it was created with ``"hints": true`` (the ``create``
+# request's option, off by default: a table with hints is another game, so the choice
+# belongs to whoever sets the table up, applies to every seat and shows in every view;
+# saves keep it). The analysis is :func:`cambio.analyse` of the seat's view of the round
+# on show (:func:`analysis_position`), so it reads nothing else; its actions are written
+# in match seats, like every action of the protocol (:func:`analysis_json`). An
+# :class:`Engine` answers at once (:func:`analysis_reply`); ``cambio serve`` runs the
+# analysis in worker processes (:mod:`cambio.server.analyses`).
+
+HINTS_KEY = "hints"
+"""The field that turns hints on: of the ``create`` request, of every view and of a
+table's save."""
+
+MAX_HINT_SAMPLES = 200
+"""The most drawn rounds one ``analyse`` request may ask for."""
+
+
+def hints_on(table: Table) -> bool:
+    """Whether ``table`` was set up with hints."""
+    return table.hints
+
+
+def analysis_position(table: Table, seat: int) -> tuple[PlayerView, RuleSet]:
+    """The view of match seat ``seat`` that an ``analyse`` request analyses, with the
+    table's rules; a :class:`~cambio.protocol.ProtocolError` when the table has no
+    hints, the round on show is over, or the seat sits this round out."""
+    if not hints_on(table):
+        raise ProtocolError("forbidden", f"table {table.name} was not set up with hints", "$.type")
+    match = table.match
+    if table.between_rounds or match.is_over:
+        raise ProtocolError("round-over", "the round on show is over: nothing to analyse")
+    inner = match.round_seat(seat)
+    if inner is None:
+        raise ProtocolError("wrong-seat", f"seat {seat} sits out this round", "$.seat")
+    rnd = match.round
+    return rnd.view(inner), rnd.rules
+
+
+def analysis_json(table: Table, seat: int, result: Analysis) -> dict[str, Any]:
+    """The ``analysis`` reply of ``result``, an analysis of match seat ``seat``'s
+    decision at ``table`` as it stands, its actions written in match seats."""
+    match = table.match
+    estimates = []
+    for e in result.estimates:
+        action = None
+        label = f"P{seat} no snap"
+        if e.action is not None:
+            outer = match._action_out(e.action)
+            action = _action_json(outer, match.space.encode(outer))
+            label = action["text"]
+        estimates.append(
+            {
+                "action": action,
+                "text": label,
+                "win": e.win,
+                "win_interval": [e.win_low, e.win_high],
+                "score": e.score,
+                "score_interval": [e.score_low, e.score_high],
+                "behind": e.behind,
+                "behind_error": e.behind_error,
+            }
+        )
+    return {
+        "type": "analysis",
+        "table": table.name,
+        "seat": seat,
+        "at": table.at,
+        "phase": result.phase,
+        "samples": result.samples,
+        "estimates": estimates,
+    }
+
+
+def analysis_reply(table: Table, seat: int, samples: int, seed: int | None) -> dict[str, Any]:
+    """The ``analysis`` reply for match seat ``seat`` of ``table``; a
+    :class:`~cambio.protocol.ProtocolError` when the table has no hints, the round on
+    show is over, or the seat has no decision now."""
+    from .analysis import AnalysisError, analyse
+
+    view, rules = analysis_position(table, seat)
+    try:
+        result = analyse(view, rules, samples=samples, seed=seed)
+    except AnalysisError as error:
+        raise ProtocolError("illegal-action", str(error), "$.seat") from None
+    return analysis_json(table, seat, result)

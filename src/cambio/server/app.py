@@ -53,8 +53,16 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..loading import available_variants, load_ruleset
-from ..protocol import Engine, ProtocolError, Table, write_atomically
+from ..protocol import (
+    Engine,
+    ProtocolError,
+    Table,
+    analysis_json,
+    analysis_position,
+    write_atomically,
+)
 from ..rules import table_costs
+from .analyses import AnalysisJob, AnalysisPool
 from .journal import Journal, recover
 from .rules_page import rules_html
 from .workers import BotPool
@@ -65,7 +73,7 @@ _log = logging.getLogger("cambio.server")
 
 # No connection may ask for save (the whole table: its seed, every card) or load.
 _SEAT_REQUESTS = frozenset(
-    {"hello", "variants", "view", "act", "events", "next-round", "name", "rematch"}
+    {"hello", "variants", "view", "act", "events", "next-round", "name", "rematch", "analyse"}
 )
 _SPECTATOR_REQUESTS = frozenset({"hello", "variants", "view", "events"})
 _STATUS = {"too-many-tables": 503, "rate-limited": 429, "unauthorized": 401, "expired-token": 403}
@@ -94,6 +102,16 @@ class ServerConfig:
     """Worker processes that take the bots' decisions (0: one per core but one)."""
     bot_seconds: float = 10.0
     """The time budget of one bot decision; a later one gets the memory bot's answer."""
+    analysis_workers: int = 1
+    """Worker processes that run analyses (the ``analyse`` request, at tables created
+    with hints), beside the bots' workers."""
+    analysis_samples: int = 100
+    """The most rounds one analysis may draw (a request asking for more is refused)."""
+    analysis_seconds: float = 2.0
+    """The time budget of one analysis: it stops drawing rounds after this long."""
+    analyses_waiting: int = 4
+    """Analyses queued or running at once, all tables together (one more is refused
+    with ``rate-limited``); each seat's link has at most one at a time."""
     token_seconds: float = 72 * 3600
     """How long a table's links stay valid after it was created; the sweep then removes
     the table, which frees its place."""
@@ -183,6 +201,10 @@ class ServerConfig:
                 raise ValueError(
                     f"ServerConfig.{field.name} must be a finite number {need}, got {value!r}"
                 )
+        if self.analysis_samples < 2:
+            raise ValueError(
+                f"ServerConfig.analysis_samples must be 2 or more, got {self.analysis_samples}"
+            )
 
 
 @attrs.define(eq=False)
@@ -268,6 +290,9 @@ class GameServer:
             self._owned[str(table.meta.get("client", ""))] += 1
             self._active[table.name] = _last_change(config.store, table)
         self.bots = BotPool(config.bot_workers, config.bot_seconds)
+        self.analyses = AnalysisPool(config.analysis_workers, config.analyses_waiting)
+        self._analysing: set[str] = set()
+        """The seat links with an analysis under way (one each at a time)."""
 
     def _index(self, table: Table) -> None:
         for seat, token in table.meta.get("tokens", {}).items():
@@ -743,6 +768,7 @@ class GameServer:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         self.bots.shutdown()
+        self.analyses.shutdown()
         try:
             await self.flush()
             if self._committer is not None:
@@ -756,11 +782,12 @@ class GameServer:
         """Count one action of ``conn``'s token (all its connections share the limit)."""
         self._limit("act", conn.token, self.config.actions_per_second, "actions")
 
-    def answer(self, conn: _Connection, text: str | None) -> tuple[dict[str, Any], bool]:
+    async def answer(self, conn: _Connection, text: str | None) -> tuple[dict[str, Any], bool]:
         """The reply to one message from ``conn`` (``None``: a binary frame), and
         whether the table changed. Every message counts against its token's limits:
         ``act`` against ``actions_per_second``, any other against
-        ``requests_per_second``."""
+        ``requests_per_second``. An ``analyse`` request waits for its analysis (see
+        :meth:`analysis`) while the loop serves everyone else."""
         try:
             message = decode(text, self.config.max_bytes)
         except ProtocolError as error:
@@ -781,6 +808,37 @@ class GameServer:
             return error.reply(reply_to), False
         except _Changed as changed:
             return changed.reply, True
+        except _Analysing as asked:
+            try:
+                return await self.analysis(conn, asked), False
+            except ProtocolError as error:
+                return error.reply(reply_to), False
+
+    async def analysis(self, conn: _Connection, asked: _Analysing) -> dict[str, Any]:
+        """The ``analysis`` reply to ``asked``, run in the analysis workers. A table that
+        moved on meanwhile (an action, the next round, a rematch, its removal) gets a
+        ``stale-action`` error instead: the figures are of a position that is gone."""
+        table, match, showing, at = asked.table, asked.table.match, asked.table.showing, asked.at
+        if conn.token in self._analysing:
+            raise ProtocolError(
+                "rate-limited", "one analysis at a time with one link: wait for its reply"
+            )
+        self._analysing.add(conn.token)
+        try:
+            result = await self.analyses.analyse(asked.job)
+        finally:
+            self._analysing.discard(conn.token)
+        gone = self.engine.tables.get(table.name) is not table or table.match is not match
+        if gone or table.showing != showing or table.at != at:
+            raise ProtocolError(
+                "stale-action",
+                f"the table moved on while position {at} was analysed: ask again",
+                "$.at",
+            )
+        reply = analysis_json(table, asked.seat, result)
+        if asked.reply_to is not None:
+            reply["reply_to"] = asked.reply_to
+        return reply
 
     def _answer(
         self, conn: _Connection, table: Table, seat: int | None, message: object
@@ -821,6 +879,8 @@ class GameServer:
                     "missing-field", "the server needs at (the view's at) with act", "$.at"
                 )
             self._rate(conn)
+        if kind == "analyse":
+            raise self._analysing_request(table, seat, request)
         if kind == "variants":
             self.engine.check(request)
             reply = dict(self.variants())
@@ -836,6 +896,27 @@ class GameServer:
         if kind in ("act", "next-round", "name", "rematch"):
             raise _Changed(reply)
         return reply
+
+    def _analysing_request(
+        self, table: Table, seat: int | None, request: dict[str, Any]
+    ) -> _Analysing:
+        """The analysis an ``analyse`` request asks for, checked (its reply waits for
+        a worker, see :meth:`analysis`)."""
+        if seat is None:
+            raise ProtocolError("forbidden", "a spectator may not send analyse here", "$.type")
+        request.update(table=table.name, seat=seat)
+        checked = self.engine.check(request)
+        most = self.config.analysis_samples
+        samples = checked.get("samples", min(64, most))
+        if samples > most:
+            raise ProtocolError(
+                "bad-field", f"this server draws at most {most} rounds per analysis", "$.samples"
+            )
+        view, rules = analysis_position(table, seat)
+        if not table.legal(seat):
+            raise ProtocolError("illegal-action", f"seat {seat} has no decision now", "$.seat")
+        job = AnalysisJob(view, rules, samples, self.config.analysis_seconds, checked.get("seed"))
+        return _Analysing(job, table, seat, table.at, checked.get("id"))
 
     async def session(self, socket: WebSocket) -> None:
         """Serve one WebSocket until it closes. Its requests are answered in order;
@@ -866,7 +947,7 @@ class GameServer:
                     return
                 if conn.closing:
                     continue  # closed by the server: wait for the socket to end
-                reply, changed = self.answer(conn, message.get("text"))
+                reply, changed = await self.answer(conn, message.get("text"))
                 try:
                     await self.flush()
                 except OSError as error:  # the disk refused: say so rather than ack
@@ -1024,6 +1105,20 @@ class _Changed(Exception):
     def __init__(self, reply: dict[str, Any]) -> None:
         super().__init__("changed")
         self.reply = reply
+
+
+class _Analysing(Exception):
+    """Carries an ``analyse`` request that was accepted: its reply waits for a worker."""
+
+    def __init__(
+        self, job: AnalysisJob, table: Table, seat: int, at: int, reply_to: object
+    ) -> None:
+        super().__init__("analysing")
+        self.job = job
+        self.table = table
+        self.seat = seat
+        self.at = at
+        self.reply_to = reply_to
 
 
 class _Refused(Exception):

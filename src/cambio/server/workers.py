@@ -19,7 +19,7 @@ from ..actions import Action
 from ..bots import MemoryBot
 from ..protocol import BotTurn, decide_turn
 
-__all__ = ["BotPool", "default_workers"]
+__all__ = ["BotPool", "default_workers", "process_pool"]
 
 
 def default_workers() -> int:
@@ -36,6 +36,14 @@ def _fallback(turn: BotTurn) -> Action | None:
     return bot.act(turn.view, turn.choices)
 
 
+def process_pool(workers: int) -> ProcessPoolExecutor:
+    """``workers`` worker processes, each forked from a clean process (forkserver, where
+    the platform has it), never from the server's (its threads and sockets)."""
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    return ProcessPoolExecutor(max_workers=workers, mp_context=context)
+
+
 class BotPool:
     """Worker processes that take bots' decisions (started at the first one)."""
 
@@ -49,13 +57,7 @@ class BotPool:
 
     def _executor(self) -> Executor:
         if self._pool is None:
-            methods = multiprocessing.get_all_start_methods()
-            # forkserver: a worker is forked from a clean process, never from the
-            # server's (its threads and sockets)
-            context = multiprocessing.get_context(
-                "forkserver" if "forkserver" in methods else "spawn"
-            )
-            self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+            self._pool = process_pool(self.workers)
         return self._pool
 
     async def decide(self, turn: BotTurn) -> Action | None:
