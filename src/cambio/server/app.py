@@ -56,6 +56,7 @@ from ..loading import available_variants, load_ruleset
 from ..protocol import Engine, ProtocolError, Table, write_atomically
 from ..rules import table_costs
 from .journal import Journal, recover
+from .lessons import Refused, lesson_routes
 from .rules_page import rules_html
 from .workers import BotPool
 
@@ -1149,6 +1150,13 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     async def websocket(socket: WebSocket) -> None:
         await server().session(socket)
 
+    async def lesson_body(request: Request, limit: int) -> object:
+        try:
+            body = await read_body(request, limit, config.body_seconds)
+        except _Refused as refused:
+            raise Refused(refused.error.code, refused.error.message, refused.status) from None
+        return decode(body, limit)
+
     return Starlette(
         routes=[
             Route("/", index),
@@ -1156,6 +1164,12 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             Route("/rules/{name}", rules),
             Route("/api/tables", create, methods=["POST"]),
             WebSocketRoute("/ws", websocket),
+            *lesson_routes(
+                lambda r: server().origin_allowed(r),
+                lambda r: server().client_of(r),
+                lesson_body,
+                _static,
+            ),
             Mount("/static", StaticFiles(directory=_static()), name="static"),
         ],
         lifespan=lifespan,
