@@ -115,6 +115,7 @@ class Lesson {
     this.selection = [];
     this.said = null;  // {ok, message} of the last attempt
     this.busy = false;
+    window.cambioLesson = this;  // what the page holds, for its tests
     this.update(state);
   }
 
@@ -187,6 +188,11 @@ class Lesson {
   // -- drawing -----------------------------------------------------------------------
   face(owner, position) {
     const key = `${owner}:${position}`;
+    const result = this.state.result;
+    if (result) {  // the round is over: every hand is shown to everyone
+      const card = (result.hands[owner] || []).find((c) => c.position === position);
+      if (card) return card.card;
+    }
     if (this.look && this.look.at.has(key)) return this.look.at.get(key);
     if (owner === 0 && !this.look) {
       const shown = this.state.shown.find((s) => s.position === position);
