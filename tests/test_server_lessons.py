@@ -19,7 +19,7 @@ from starlette.testclient import TestClient
 from cambio.cards import Card
 from cambio.lessons import LessonRun, lessons
 from cambio.server.app import ServerConfig, create_app
-from cambio.server.lessons import LessonLimits, LessonRuns
+from cambio.server.lessons import LessonLimits, LessonRuns, card_words
 
 _CARD = re.compile(r"^(?:10|[2-9AJQK])[SHDC]$")
 
@@ -58,6 +58,11 @@ def _check_reply(reply: dict[str, Any], mirror: LessonRun, seen: set[str]) -> No
     leaked = set(_codes(reply)) - allowed
     assert not leaked, f"cards the learner has not seen: {leaked}"
     view = mirror.view
+    face_up = {c for c in (view.top_discard, view.holding) if c is not None}
+    for event in reply["events"]:  # the page keeps a line after its cards are hidden
+        named = {c for c in mirror.lesson.deck if card_words(c) in event["text"]}
+        assert named <= face_up, event["text"]
+        assert not re.search(r"\[|\$\.|\bP\d|own-other|any-two|peek own", event["text"])
     assert reply["view"]["grids"] == [
         [None if c is None else str(c) for c in g] for g in view.grids
     ]

@@ -52,6 +52,7 @@ __all__ = [
 
 _RANKS = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}
 _SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+_OWN_LOOKS = frozenset({EventKind.OPENING_PEEK, EventKind.RE_PEEK, EventKind.PEEK})
 _STATUS = {"unauthorized": 404, "too-many-tables": 503, "rate-limited": 429, "too-large": 413}
 
 
@@ -122,8 +123,21 @@ def action_words(action: Action, names: Sequence[str]) -> str:
     return f"{kind.capitalize()} {' and '.join(places)}".strip()
 
 
-def _event_text(event: Event, names: Sequence[str]) -> str:
-    text = narrate(event, names, 0, card_words)
+def _event_text(event: Event, names: Sequence[str], visible: frozenset[Card]) -> str:
+    """The event as a sentence that names only the cards in ``visible`` (those face up
+    now): the page keeps the line after the learner has hidden a card it shows."""
+
+    def words(card: Card | None) -> str:
+        return card_words(card) if card is not None and card in visible else "a card"
+
+    if event.player == 0 and event.kind in _OWN_LOOKS:  # the page shows the cards
+        places = " and ".join(_place(p, names) for p in event.positions)
+        again = " again" if event.kind == EventKind.RE_PEEK else ""
+        return f"You look{again} at {places}."
+    text = narrate(event, names, 0, words)
+    text = re.sub(r"positions (\d+), (\d+)", r"cards \1 and \2", text)
+    text = re.sub(r"(the power of [^:]+): [^.]*\.", r"\1.", text)  # no engine words
+    text = re.sub(r"\bat (your|their|\S+'s) \[", r"in place of \1 [", text)
     return re.sub(r"\[(\d+)\]", r"card \1", text)
 
 
@@ -154,13 +168,13 @@ def view_json(view: PlayerView, names: Sequence[str]) -> dict[str, Any]:
     }
 
 
-def _event_json(event: Event, names: Sequence[str]) -> dict[str, Any]:
+def _event_json(event: Event, names: Sequence[str], visible: frozenset[Card]) -> dict[str, Any]:
     return {
         "kind": event.kind,
         "player": event.player,
         "positions": [list(p) for p in event.positions],
         "cards": [_card(c) for c in event.cards],
-        "text": _event_text(event, names),
+        "text": _event_text(event, names, visible),
     }
 
 
@@ -284,6 +298,8 @@ class LessonRuns:
         lesson = run.lesson
         names = lesson.names
         seen = [e for e in events if e.kind != EventKind.TURN or not run.finished]
+        view = run.view
+        visible = frozenset(c for c in (view.top_discard, view.holding) if c is not None)
         return {
             "run": key,
             "lesson": {
@@ -295,7 +311,7 @@ class LessonRuns:
             "step": run.step_number,
             "finished": run.finished,
             "prompt": run.prompt,
-            "view": view_json(run.view, names),
+            "view": view_json(view, names),
             "legal": [
                 {
                     "id": i,
@@ -306,7 +322,7 @@ class LessonRuns:
                 for i, a in enumerate(run.legal())
             ],
             "shown": [{"position": p, "card": str(c)} for p, c in run.shown],
-            "events": [_event_json(e, names) for e in seen],
+            "events": [_event_json(e, names, visible) for e in seen],
             "result": None if run.result is None else _result_json(run.result),
             "lessons": len(lessons()),
         }
