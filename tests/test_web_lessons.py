@@ -130,6 +130,8 @@ def test_the_three_lessons_by_clicking_then_a_fresh_round(
     browser: Any, lesson_server: Server
 ) -> None:
     page = open_page(browser, lesson_server.url)
+    page.wait_for_selector("#create", timeout=WAIT)
+    assert page.is_visible("#learn-link")
     page.click("#learn-link")
     page.wait_for_selector("#start-1", timeout=WAIT)
     shoot(page, "learn-list")
@@ -145,6 +147,7 @@ def test_the_three_lessons_by_clicking_then_a_fresh_round(
     view = state(page)["view"]
     assert view["rules"] == "practice" and view["seat"] == 0
     assert view["names"][1:] == ["Robin", "Alex"] and set(view["bots"]) == {"1", "2"}
+    assert not page.is_visible("#learn-link")  # offered on the first page, not at a table
     no_script_errors(page)
 
 

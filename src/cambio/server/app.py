@@ -8,7 +8,8 @@ WebSocket of that seat (or of a spectator): on connecting it receives an ``updat
 change at the table. It sends the protocol's requests; the table and the seat are the
 token's, so a token can act and look only for its own seat. Bots move on the server,
 ``bot_delay`` seconds apart. Every table is written to ``store`` after each change and a
-new server on the same folder resumes them all.
+new server on the same folder resumes them all. ``/learn`` and ``/api/lessons`` run the
+guided lessons (:mod:`cambio.server.lessons`).
 
 The server is meant to face strangers: tables are swept once their links expire, their
 match is over or they are abandoned; each client has its own caps; only the server's
