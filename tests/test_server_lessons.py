@@ -63,6 +63,8 @@ def _check_reply(reply: dict[str, Any], mirror: LessonRun, seen: set[str]) -> No
         named = {c for c in mirror.lesson.deck if card_words(c) in event["text"]}
         assert named <= face_up, event["text"]
         assert not re.search(r"\[|\$\.|\bP\d|own-other|any-two|peek own", event["text"])
+    for action in reply["legal"]:  # a sentence for a button, never an engine code
+        assert action["text"][0].isupper() and not re.search(r"[:\[$]|\bP\d", action["text"])
     assert reply["view"]["grids"] == [
         [None if c is None else str(c) for c in g] for g in view.grids
     ]

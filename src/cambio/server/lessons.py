@@ -118,9 +118,16 @@ def action_words(action: Action, names: Sequence[str]) -> str:
         return f"Look at {places[0]}"
     if kind == "swap":
         return f"Swap {places[0]} with {places[1]}"
+    both = " and ".join(places)
     if kind == "snap":
-        return f"Snap {' and '.join(places)}"
-    return f"{kind.capitalize()} {' and '.join(places)}".strip()
+        return f"Snap {both}"
+    if kind in ("opening-peek", "re-peek"):
+        return f"Look{' again' if kind == 're-peek' else ''} at {both}"
+    if kind == "exchange":
+        return f"Exchange {both} for the held card"
+    if kind == "give":
+        return f"Give {places[0]} to fill {places[1]}"
+    return f"Play {both}".strip()
 
 
 def _event_text(event: Event, names: Sequence[str], visible: frozenset[Card]) -> str:
