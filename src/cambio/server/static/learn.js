@@ -281,7 +281,7 @@ class Lesson {
   seat(seat) {
     const v = this.state.view;
     const me = seat === 0;
-    const turn = v.to_act === seat;
+    const turn = !this.state.finished && v.to_act === seat;  // a finished lesson waits on nobody
     const cols = Math.max(1, Math.ceil(Math.sqrt(v.grid_size)));
     const slots = [];
     v.present[seat].forEach((here, i) => {
