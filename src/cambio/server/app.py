@@ -8,7 +8,8 @@ WebSocket of that seat (or of a spectator): on connecting it receives an ``updat
 change at the table. It sends the protocol's requests; the table and the seat are the
 token's, so a token can act and look only for its own seat. Bots move on the server,
 ``bot_delay`` seconds apart. Every table is written to ``store`` after each change and a
-new server on the same folder resumes them all.
+new server on the same folder resumes them all. ``/learn`` and ``/api/lessons`` run the
+guided lessons (:mod:`cambio.server.lessons`).
 
 The server is meant to face strangers: tables are swept once their links expire, their
 match is over or they are abandoned; each client has its own caps; only the server's
@@ -64,6 +65,7 @@ from ..protocol import (
 from ..rules import table_costs
 from .analyses import AnalysisJob, AnalysisPool
 from .journal import Journal, recover
+from .lessons import Refused, lesson_routes
 from .rules_page import rules_html
 from .workers import BotPool
 
@@ -1244,6 +1246,13 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     async def websocket(socket: WebSocket) -> None:
         await server().session(socket)
 
+    async def lesson_body(request: Request, limit: int) -> object:
+        try:
+            body = await read_body(request, limit, config.body_seconds)
+        except _Refused as refused:
+            raise Refused(refused.error.code, refused.error.message, refused.status) from None
+        return decode(body, limit)
+
     return Starlette(
         routes=[
             Route("/", index),
@@ -1251,6 +1260,12 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             Route("/rules/{name}", rules),
             Route("/api/tables", create, methods=["POST"]),
             WebSocketRoute("/ws", websocket),
+            *lesson_routes(
+                lambda r: server().origin_allowed(r),
+                lambda r: server().client_of(r),
+                lesson_body,
+                _static,
+            ),
             Mount("/static", StaticFiles(directory=_static()), name="static"),
         ],
         lifespan=lifespan,
