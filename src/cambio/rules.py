@@ -637,6 +637,11 @@ def table_costs(rules: RuleSet) -> Costs:
     }
     # each kind of decision, by the parts that make up its legal actions
     decisions: list[dict[str, int]] = [{"opening.count": openings}, turn]
+    # a power fired by the draw leaves the card in hand: at each of its steps the card
+    # may be placed instead (a discard, each replacement, each exchange)
+    placing = 0
+    if rules.powers.timing == "draw":
+        placing = 1 + pos + (masks if exchange else 0)
     for i, power in enumerate(rules.powers.table):
         for k, step in enumerate(power.steps):
             if step.action == "peek":
@@ -655,6 +660,7 @@ def table_costs(rules: RuleSet) -> Costs:
                     f"powers.table[{i}].steps[{k}].scope": count + 1,
                     "grid.extra": snap_singles,
                     "snap.several": turn["snap.several"],
+                    "powers.timing": placing,
                 }
             )
     biggest = max(decisions, key=lambda parts: sum(parts.values()))
