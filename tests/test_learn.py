@@ -69,9 +69,12 @@ def test_the_lesson_files_ship_with_the_package() -> None:
         "2-peek.toml",
         "3-swap-and-call.toml",
     ]
-    manifest = (Path(SRC).parent / "MANIFEST.in").read_text()
+    # the files an sdist and a wheel are built from, in the repository (the package
+    # above may be an installed copy: the compiled build's tests import that)
+    repository = Path(__file__).resolve().parents[1]
+    manifest = (repository / "MANIFEST.in").read_text()
     assert "include src/cambio/lessons/*.toml" in manifest
-    assert '"lessons/*.toml"' in (Path(SRC).parent / "pyproject.toml").read_text()
+    assert '"lessons/*.toml"' in (repository / "pyproject.toml").read_text()
 
 
 def test_parse_action_spells_places_by_name() -> None:
