@@ -73,3 +73,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.browser)
         elif module in _SLOW:
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture
+def fresh_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Run the test in a folder of its own, with a data folder of its own: a game left
+    part-way writes a save in the current folder, and ``cambio`` keeps its records under
+    ``XDG_DATA_HOME``."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))

@@ -4,9 +4,7 @@ traceback, on saved rounds, written positions and games saved by ``cambio play``
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,8 +12,8 @@ import pytest
 import cambio
 from cambio.bots import MemoryBot, play_round
 from cambio.cli import main
+from piped import cambio_command
 
-SRC = str(Path(cambio.__file__).resolve().parents[1])
 POSITION = "AS,2S,3S@0,4S@0/5S,6S,7S@1,8S@1 s:KH@0 9S 10S,... drawn 0 0,0"
 
 
@@ -32,16 +30,7 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 
 
 def command(args: list[str], stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "cambio", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-        env={"PYTHONIOENCODING": "utf-8", "PATH": "", "PYTHONPATH": SRC, "COLUMNS": "200"},
-        cwd=os.getcwd(),
-    )
+    return cambio_command(args, stdin, timeout=300, env={"COLUMNS": "200"})
 
 
 def _finished(path: Path) -> cambio.Round:

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,8 +12,8 @@ import cambio
 from cambio import Action
 from cambio.cli import main
 from cambio.lessons import LessonError, LessonRun, lesson_from_toml, lessons, parse_action
+from piped import cambio_command
 
-SRC = str(Path(cambio.__file__).resolve().parents[1])
 LESSONS = Path(cambio.__file__).parent / "lessons"
 
 # each lesson through piped input, with one wrong move in each (marked)
@@ -27,28 +25,11 @@ LESSON_3 = "\n" + "d\n" + "x\n" + "s 1 1 1\n" + "s 2 1 1\n" + "d\n" + "c\n"
 ROUND = "\n" + "d\nx\nk\nc\n" * 40
 
 
-@pytest.fixture(autouse=True)
-def _in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+pytestmark = pytest.mark.usefixtures("fresh_folder")
 
 
 def learn(args: list[str], script: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "cambio", "learn", *args],
-        input=script,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-        env={
-            "PYTHONIOENCODING": "utf-8",
-            "PATH": "",
-            "PYTHONPATH": SRC,
-            "XDG_DATA_HOME": os.environ["XDG_DATA_HOME"],
-        },
-        cwd=os.getcwd(),
-    )
+    return cambio_command(["learn", *args], script)
 
 
 # --- the data ------------------------------------------------------------------------

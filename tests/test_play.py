@@ -5,10 +5,8 @@ from __future__ import annotations
 import io
 import itertools
 import json
-import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,9 +14,7 @@ import pytest
 import cambio
 from cambio.cli import main
 from cambio.play import board_text, play
-
-# The child process imports the cambio these tests import (not another checkout's).
-SRC = str(Path(cambio.__file__).resolve().parents[1])
+from piped import cambio_command
 
 # Commands that fit most moments: draw, discard the draw, skip a power, call.
 SIMPLE = "d\nx\nk\nc\n" * 40
@@ -26,29 +22,11 @@ SIMPLE = "d\nx\nk\nc\n" * 40
 WINNER = re.compile(r"(wins with -?\d+|share the win)")
 
 
-@pytest.fixture(autouse=True)
-def _in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every game runs in a fresh folder: leaving one writes a save there."""
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+pytestmark = pytest.mark.usefixtures("fresh_folder")
 
 
 def run(args: list[str], script: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "cambio", "play", *args],
-        input=script,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-        env={
-            "PYTHONIOENCODING": "utf-8",
-            "PATH": "",
-            "PYTHONPATH": SRC,
-            "XDG_DATA_HOME": os.environ["XDG_DATA_HOME"],
-        },
-        cwd=os.getcwd(),
-    )
+    return cambio_command(["play", *args], script)
 
 
 def test_a_scripted_game_plays_to_the_end() -> None:

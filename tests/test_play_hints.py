@@ -8,23 +8,18 @@ import io
 import json
 import random
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 import cambio
 from cambio.play import play
+from piped import cambio_command
 
-SRC = str(Path(cambio.__file__).resolve().parents[1])
 HINT_LINE = re.compile(r"^  (\S.*?)\s+win\s+\d+% \(\d+%-\d+%\)  score\s+-?\d+\.\d  ", re.M)
 
 
-@pytest.fixture(autouse=True)
-def _in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+pytestmark = pytest.mark.usefixtures("fresh_folder")
 
 
 def text_of(script: str, **kwargs: object) -> str:
@@ -70,26 +65,12 @@ def test_hints_are_resumed_and_a_resumed_hint_is_the_same(tmp_path: Path) -> Non
     data = json.loads(save.read_text(encoding="utf-8"))
     data["hints"] = "yes"
     save.write_text(json.dumps(data), encoding="utf-8")
-    run = subprocess.run(
-        [sys.executable, "-m", "cambio", "play", "--resume", str(save)],
-        input="",
-        capture_output=True,
-        text=True,
-        env={"PYTHONPATH": SRC, "PATH": "/usr/bin:/bin"},
-        check=False,
-    )
+    run = cambio_command(["play", "--resume", str(save)])
     assert run.returncode == 1 and "$.hints" in run.stderr and "Traceback" not in run.stderr
 
 
 def test_the_command_line_option_starts_a_table_with_hints(tmp_path: Path) -> None:
-    run = subprocess.run(
-        [sys.executable, "-m", "cambio", "play", "--seed", "3", "--hints", "--round"],
-        input="\nhint\nq\n",
-        capture_output=True,
-        text=True,
-        env={"PYTHONPATH": SRC, "PATH": "/usr/bin:/bin", "XDG_DATA_HOME": str(tmp_path)},
-        check=False,
-    )
+    run = cambio_command(["play", "--seed", "3", "--hints", "--round"], "\nhint\nq\n")
     assert run.returncode == 0, run.stderr
     assert "hints on" in run.stdout and "Hint: the best moves" in run.stdout
 

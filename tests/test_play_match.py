@@ -22,37 +22,18 @@ from cambio.events import EventKind
 from cambio.match import Match
 from cambio.play import opponents_seen, play
 from cambio.views import PlayerView
-
-# The child process imports the cambio these tests import (not another checkout's).
-SRC = str(Path(cambio.__file__).resolve().parents[1])
+from piped import cambio_command
 
 # Commands that fit most moments: draw, discard the draw, skip a power, call; a blank line
 # lets a snap go.
 SIMPLE = "d\nx\nk\n\nc\n"
 
 
-@pytest.fixture(autouse=True)
-def _in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+pytestmark = pytest.mark.usefixtures("fresh_folder")
 
 
 def cambio_play(args: list[str], script: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "cambio", "play", *args],
-        input=script,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-        env={
-            "PYTHONIOENCODING": "utf-8",
-            "PATH": "",
-            "PYTHONPATH": SRC,
-            "XDG_DATA_HOME": os.environ["XDG_DATA_HOME"],
-        },
-        cwd=os.getcwd(),
-    )
+    return cambio_command(["play", *args], script, timeout=300)
 
 
 def ending(out: str) -> str:

@@ -67,10 +67,7 @@ class Player(io.StringIO):
         return "k\n" if self.stuck < 50 else "q\n"
 
 
-@pytest.fixture(autouse=True)
-def _in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+pytestmark = pytest.mark.usefixtures("fresh_folder")
 
 
 def recorded_game(

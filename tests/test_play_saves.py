@@ -21,15 +21,12 @@ from cambio.play import play
 from cambio.reasons import caller_reason, starter_reason
 from cambio.rules import CallRules
 from cambio.scoring import score_hands
+from piped import SRC
 
-SRC = str(Path(cambio.__file__).resolve().parents[1])
 SIMPLE = "d\nx\nk\n\nc\n" * 200
 
 
-@pytest.fixture(autouse=True)
-def _in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+pytestmark = pytest.mark.usefixtures("fresh_folder")
 
 
 def text_of(script: str, **kwargs: object) -> str:
