@@ -7,6 +7,8 @@ the same order. Regenerate the file only when a message is meant to change.
 
 from __future__ import annotations
 
+import ast
+import inspect
 import json
 from pathlib import Path
 
@@ -34,3 +36,17 @@ def test_problems_are_the_recorded_ones_in_order(name: str) -> None:
 
 def test_the_default_table_has_no_problem() -> None:
     assert check_rules(rules.RuleSet()) == []
+
+
+def test_section_checks_are_short_and_documented() -> None:
+    tree = ast.parse(inspect.getsource(rules))
+    checks = [
+        node
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef) and node.name.startswith("_problems")
+    ]
+    assert len(checks) >= 10
+    for node in checks:
+        assert ast.get_docstring(node), node.name
+        assert node.end_lineno is not None
+        assert node.end_lineno - node.lineno + 1 <= 150, node.name
