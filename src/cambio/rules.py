@@ -704,30 +704,104 @@ def check_rules(rules: RuleSet) -> list[tuple[str, str]]:
     return list(_problems(rules))
 
 
+def _negative(path: str, value: int) -> Iterator[tuple[str, str]]:
+    if value < 0:
+        yield path, f"expected a count of 0 or more, got {value}"
+
+
+def _ceiling(path: str, value: int, most: int, what: str) -> Iterator[tuple[str, str]]:
+    if value > most:
+        yield path, f"expected at most {most:,} {what}, got {value:,} (see the limits)"
+
+
+def _unknown_rank(rank: str) -> str:
+    return f"no such rank {rank!r}: not a rank of this deck and not in values.rank"
+
+
+@attrs.frozen
+class _DeckFacts:
+    """What several sections' checks need to know about the deck, worked out once."""
+
+    #: the number of cards in all, counted without building them
+    n_cards: int
+    #: the ranks the deck holds at least one card of
+    in_deck: frozenset[str]
+    #: the ranks that have no suit (the joker, or every rank of a custom deck)
+    suitless: frozenset[str]
+    #: every name an entry may use as a rank: the deck kind's ranks and values.rank's keys
+    known: frozenset[str]
+
+
+def _deck_facts(r: RuleSet) -> _DeckFacts:
+    """Count the deck's cards and list its ranks, for the checks of every section.
+
+    A rank the deck holds no card of (left out of deck.ranks, a custom count of 0, no
+    jokers) is absent. Every entry naming an absent rank -- a value, a colour override,
+    a power, a combination -- is judged alike: accepted and unused (a child that drops
+    a rank from the deck need not also remove every entry it inherits for it). A name
+    that is no rank of the deck's kind (a standard rank or the joker; a key of
+    deck.custom) and has no value in values.rank is no rank at all, most likely a
+    typo, and is refused.
+    """
+    d = r.deck
+    # Count the cards without building them: an absurd count must not exhaust memory.
+    if d.custom:
+        per_deck = sum(max(0, n) for n in d.custom.values())
+    else:
+        per_deck = len(SUITS) * len(d.ranks) + max(0, d.jokers)
+    kind = set(d.custom) if d.custom else {*STANDARD_RANKS, JOKER}
+    return _DeckFacts(
+        n_cards=d.decks * per_deck if d.decks >= 1 else 0,
+        in_deck=frozenset(d.rank_names()),
+        suitless=frozenset(d.custom) if d.custom else frozenset({JOKER}),
+        known=frozenset(kind | set(r.values.rank)),
+    )
+
+
 def _problems(r: RuleSet) -> Iterator[tuple[str, str]]:
-    def neg(path: str, value: int) -> Iterator[tuple[str, str]]:
-        if value < 0:
-            yield path, f"expected a count of 0 or more, got {value}"
+    """Every semantic problem of ``r``, section by section in a fixed order.
 
-    def ceiling(path: str, value: int, most: int, what: str) -> Iterator[tuple[str, str]]:
-        if value > most:
-            yield path, f"expected at most {most:,} {what}, got {value:,} (see the limits)"
+    The order is part of the behaviour (``cambio validate`` prints the problems as they
+    come): players, deck, values, grid and opening peek, the deal, turn, powers,
+    snapping, calling, the switches that depend on another section, the table's costs,
+    scoring, match and teams.
+    """
+    facts = _deck_facts(r)
+    yield from _problems_players(r)
+    yield from _problems_deck(r, facts)
+    yield from _problems_values(r, facts)
+    yield from _problems_grid(r)
+    yield from _problems_opening(r)
+    yield from _problems_deal(r, facts)
+    yield from _problems_turn(r)
+    yield from _problems_powers(r, facts)
+    yield from _problems_snap(r)
+    yield from _problems_calling(r)
+    yield from _problems_dependent(r)
+    yield from _problems_costs(r)
+    yield from _problems_scoring(r, facts)
+    yield from _problems_match(r)
+    yield from _problems_teams(r)
 
-    # players
+
+def _problems_players(r: RuleSet) -> Iterator[tuple[str, str]]:
+    """players: a minimum of 1, a maximum within the ceiling, a default between them."""
     p = r.players
     if p.min < 1:
         yield "players.min", f"expected at least 1 player, got {p.min}"
     if p.max < p.min:
         yield "players.max", f"expected at least players.min ({p.min}), got {p.max}"
-    yield from ceiling("players.max", p.max, MAX_PLAYERS, "players")
+    yield from _ceiling("players.max", p.max, MAX_PLAYERS, "players")
     if not p.min <= p.default <= p.max:
         yield "players.default", f"expected a count between {p.min} and {p.max}, got {p.default}"
 
-    # deck
+
+def _problems_deck(r: RuleSet, facts: _DeckFacts) -> Iterator[tuple[str, str]]:
+    """deck: counts, custom rank names or standard ranks listed once, the card ceiling."""
     d = r.deck
     if d.decks < 1:
         yield "deck.decks", f"expected 1 or more decks, got {d.decks}"
-    yield from neg("deck.jokers", d.jokers)
+    yield from _negative("deck.jokers", d.jokers)
     if d.custom:
         for rank, count in d.custom.items():
             if count < 0:
@@ -751,41 +825,25 @@ def _problems(r: RuleSet) -> Iterator[tuple[str, str]]:
             if rank in seen:
                 yield f"deck.ranks[{i}]", f"rank {rank!r} is listed twice"
             seen.add(rank)
-    # Count the cards without building them: an absurd count must not exhaust memory.
-    if d.custom:
-        per_deck = sum(max(0, n) for n in d.custom.values())
-    else:
-        per_deck = len(SUITS) * len(d.ranks) + max(0, d.jokers)
-    n_cards = d.decks * per_deck if d.decks >= 1 else 0
-    if n_cards > MAX_CARDS:
-        yield "deck", f"expected at most {MAX_CARDS} cards in all, got {n_cards}"
-    ranks_in_deck = set(d.rank_names())
-    suitless = set(d.custom) if d.custom else {JOKER}
-    # A rank the deck holds no card of (left out of deck.ranks, a custom count of 0, no
-    # jokers) is absent. Every entry naming an absent rank -- a value, a colour override,
-    # a power, a combination -- is judged alike: accepted and unused (a child that drops
-    # a rank from the deck need not also remove every entry it inherits for it). A name
-    # that is no rank of the deck's kind (a standard rank or the joker; a key of
-    # deck.custom) and has no value in values.rank is no rank at all, most likely a
-    # typo, and is refused.
-    kind = set(d.custom) if d.custom else {*STANDARD_RANKS, JOKER}
-    known = kind | set(r.values.rank)
+    if facts.n_cards > MAX_CARDS:
+        yield "deck", f"expected at most {MAX_CARDS} cards in all, got {facts.n_cards}"
 
-    def unknown(rank: str) -> str:
-        return f"no such rank {rank!r}: not a rank of this deck and not in values.rank"
 
-    # values
-    for rank in sorted(ranks_in_deck):
+def _problems_values(r: RuleSet, facts: _DeckFacts) -> Iterator[tuple[str, str]]:
+    """values: every rank in the deck has a value; colour overrides name suited ranks."""
+    for rank in sorted(facts.in_deck):
         if rank not in r.values.rank:
             yield "values.rank", f"the deck holds {rank!r} but it has no value"
     for table in ("red", "black"):
         for rank in getattr(r.values, table):
-            if rank not in known:
-                yield f"values.{table}.{rank}", unknown(rank)
-            elif rank in ranks_in_deck and rank in suitless:
+            if rank not in facts.known:
+                yield f"values.{table}.{rank}", _unknown_rank(rank)
+            elif rank in facts.in_deck and rank in facts.suitless:
                 yield f"values.{table}.{rank}", f"{rank!r} has no suit, so it is never {table}"
 
-    # grid and opening peek
+
+def _problems_grid(r: RuleSet) -> Iterator[tuple[str, str]]:
+    """grid: at least one row, rows of 1 or more cards, sizes within the ceilings."""
     g = r.grid
     if not g.rows:
         yield "grid.rows", "expected at least one row"
@@ -795,11 +853,14 @@ def _problems(r: RuleSet) -> Iterator[tuple[str, str]]:
         for i, n in enumerate(g.rows):
             if n < 1:
                 yield f"grid.rows[{i}]", f"expected 1 or more cards in a row, got {n}"
-        yield from ceiling("grid.rows", g.size, MAX_GRID, "cards in a grid")
-    yield from neg("grid.extra", g.extra)
-    yield from ceiling("grid.extra", g.extra, MAX_EXTRA, "extra positions")
-    sized = p.max <= MAX_PLAYERS and len(g.rows) <= MAX_GRID and 0 < g.size <= MAX_GRID
-    sized = sized and 0 <= g.extra <= MAX_EXTRA and p.max >= 1
+        yield from _ceiling("grid.rows", g.size, MAX_GRID, "cards in a grid")
+    yield from _negative("grid.extra", g.extra)
+    yield from _ceiling("grid.extra", g.extra, MAX_EXTRA, "extra positions")
+
+
+def _problems_opening(r: RuleSet) -> Iterator[tuple[str, str]]:
+    """opening: grid positions listed once, a count they can give, a re-peek of a peek."""
+    g = r.grid
     o = r.opening
     seen_pos: set[int] = set()
     for i, pos in enumerate(o.positions):
@@ -822,31 +883,38 @@ def _problems(r: RuleSet) -> Iterator[tuple[str, str]]:
         yield "opening.re_peek", "a re-peek needs an opening peek (opening.count is 0)"
     if len(o.positions) <= MAX_GRID and 0 <= o.count <= len(o.positions):
         choices = _opening_choices(o)
-        yield from ceiling("opening.count", choices, MAX_OPENING_CHOICES, "opening-peek choices")
+        yield from _ceiling("opening.count", choices, MAX_OPENING_CHOICES, "opening-peek choices")
 
-    # deck size against the deal (a card turned up, and one at least for the stock)
+
+def _problems_deal(r: RuleSet, facts: _DeckFacts) -> Iterator[tuple[str, str]]:
+    """The deck against the deal: every grid of the most players, a card up, a stock."""
+    p, g, o = r.players, r.grid, r.opening
     need = p.max * g.size + 1
-    if d.decks >= 1 and n_cards < need:
+    if r.deck.decks >= 1 and facts.n_cards < need:
         start = "start a discard pile" if o.upcard else "leave a stock"
         yield (
             "deck",
-            f"{n_cards} cards cannot deal {p.max} players (players.max) {g.size} cards each "
-            f"and {start} ({need} needed)",
+            f"{facts.n_cards} cards cannot deal {p.max} players (players.max) {g.size} cards "
+            f"each and {start} ({need} needed)",
         )
 
-    # turn
-    yield from neg("turn.max_turns", r.turn.max_turns)
 
-    # powers
+def _problems_turn(r: RuleSet) -> Iterator[tuple[str, str]]:
+    """turn: a turn cap of 0 (none) or more."""
+    yield from _negative("turn.max_turns", r.turn.max_turns)
+
+
+def _problems_powers(r: RuleSet, facts: _DeckFacts) -> Iterator[tuple[str, str]]:
+    """powers: known ranks with one power per rank and colour, steps with fitting scopes."""
     owners: dict[tuple[str, str], int] = {}
     for i, power in enumerate(r.powers.table):
         base = f"powers.table[{i}]"
         if not power.ranks:
             yield f"{base}.ranks", "expected at least one rank"
         for j, rank in enumerate(power.ranks):
-            if rank not in known:
-                yield f"{base}.ranks[{j}]", unknown(rank)
-            elif rank in ranks_in_deck and rank in suitless and power.colour != "any":
+            if rank not in facts.known:
+                yield f"{base}.ranks[{j}]", _unknown_rank(rank)
+            elif rank in facts.in_deck and rank in facts.suitless and power.colour != "any":
                 yield (
                     f"{base}.ranks[{j}]",
                     f"{rank!r} has no suit, so a {power.colour} power never fires on it",
@@ -863,38 +931,44 @@ def _problems(r: RuleSet) -> Iterator[tuple[str, str]]:
             yield f"{base}.colour", f"expected one of any, red, black, got {power.colour!r}"
         if not power.steps:
             yield f"{base}.steps", "expected at least one step"
-        peeks = 0
-        for k, step in enumerate(power.steps):
-            spath = f"{base}.steps[{k}]"
-            if step.action == "peek":
-                if step.scope not in _PEEK_SCOPES:
-                    yield (
-                        f"{spath}.scope",
-                        f"expected a peek scope ({', '.join(_PEEK_SCOPES)}), got {step.scope!r}",
-                    )
-                if step.seen:
-                    yield f"{spath}.seen", "only a swap can be seen or blind"
-                peeks += 1
-            else:
-                if step.scope not in _SWAP_SCOPES:
-                    yield (
-                        f"{spath}.scope",
-                        f"expected a swap scope ({', '.join(_SWAP_SCOPES)}), got {step.scope!r}",
-                    )
-                elif step.scope == "peeked-pair" and peeks < 2:
-                    yield f"{spath}.scope", "peeked-pair needs two peek steps before it"
-                elif step.scope.startswith("peeked-") and peeks < 1:
-                    yield f"{spath}.scope", f"{step.scope} needs a peek step before it"
-
+        yield from _problems_power_steps(base, power.steps)
     if r.powers.swapped_out_from != "any" and not r.powers.swapped_out:
         yield (
             "powers.swapped_out_from",
             "has no effect unless powers.swapped_out is true",
         )
 
-    # snapping
+
+def _problems_power_steps(base: str, steps: tuple[Step, ...]) -> Iterator[tuple[str, str]]:
+    """One power's steps: known peek and swap scopes, a peeked swap after its peeks."""
+    peeks = 0
+    for k, step in enumerate(steps):
+        spath = f"{base}.steps[{k}]"
+        if step.action == "peek":
+            if step.scope not in _PEEK_SCOPES:
+                yield (
+                    f"{spath}.scope",
+                    f"expected a peek scope ({', '.join(_PEEK_SCOPES)}), got {step.scope!r}",
+                )
+            if step.seen:
+                yield f"{spath}.seen", "only a swap can be seen or blind"
+            peeks += 1
+        else:
+            if step.scope not in _SWAP_SCOPES:
+                yield (
+                    f"{spath}.scope",
+                    f"expected a swap scope ({', '.join(_SWAP_SCOPES)}), got {step.scope!r}",
+                )
+            elif step.scope == "peeked-pair" and peeks < 2:
+                yield f"{spath}.scope", "peeked-pair needs two peek steps before it"
+            elif step.scope.startswith("peeked-") and peeks < 1:
+                yield f"{spath}.scope", f"{step.scope} needs a peek step before it"
+
+
+def _problems_snap(r: RuleSet) -> Iterator[tuple[str, str]]:
+    """snap: a penalty count of 0 or more, and no switch that cannot take effect."""
     s = r.snap
-    yield from neg("snap.penalty_cards", s.penalty_cards)
+    yield from _negative("snap.penalty_cards", s.penalty_cards)
     if s.too_late == "penalty" and s.per_discard == "each":
         yield (
             "snap.too_late",
@@ -903,48 +977,61 @@ def _problems(r: RuleSet) -> Iterator[tuple[str, str]]:
     if s.empty_grid_calls != "at-once" and s.empty_grid != "call":
         yield ("snap.empty_grid_calls", 'has no effect unless snap.empty_grid is "call"')
 
-    # calling
-    c = r.call
-    yield from neg("call.earliest", c.earliest)
-    yield from ceiling("call.earliest", c.earliest, MAX_EARLIEST, "turns")
-    yield from neg("call.final_turns", c.final_turns)
-    yield from ceiling("call.final_turns", c.final_turns, MAX_FINAL_TURNS, "final turns")
 
-    if r.call.caller_locked_peeks and not r.call.caller_locked:
+def _problems_calling(r: RuleSet) -> Iterator[tuple[str, str]]:
+    """call: turn counts within 0 and their ceilings, a peek lock only on a locked caller."""
+    c = r.call
+    yield from _negative("call.earliest", c.earliest)
+    yield from _ceiling("call.earliest", c.earliest, MAX_EARLIEST, "turns")
+    yield from _negative("call.final_turns", c.final_turns)
+    yield from _ceiling("call.final_turns", c.final_turns, MAX_FINAL_TURNS, "final turns")
+    if c.caller_locked_peeks and not c.caller_locked:
         yield ("call.caller_locked_peeks", "has no effect unless call.caller_locked is true")
+
+
+def _problems_dependent(r: RuleSet) -> Iterator[tuple[str, str]]:
+    """match.tied_winners and stock.recycle_when, each set only where the other key allows."""
     if r.match.tied_winners != "after-dealer" and r.match.starter != "last-winner":
         yield ("match.tied_winners", 'has no effect unless match.starter is "last-winner"')
     if r.stock.recycle_when != "draw" and r.stock.on_empty != "recycle":
         yield ("stock.recycle_when", 'has no effect unless stock.on_empty is "recycle"')
 
-    # what the table costs to play, once its size is within the single-key ceilings
-    if sized:
-        costs = table_costs(r)
-        flags = [
-            k
-            for k, on in (
-                ("turn.exchange_equal", r.turn.exchange_equal),
-                ("snap.several", s.several),
-            )
-            if on
-        ]
-        if costs.action_space > MAX_ACTION_SPACE:
-            yield (
-                flags[0] if flags else "grid.extra",
-                f"the table has {costs.action_space:,} action ids at {p.max} players "
-                f"(players.max) with {g.max_positions} positions each (grid.rows and "
-                f"grid.extra){' and ' + ' and '.join(flags) if flags else ''}; "
-                f"at most {MAX_ACTION_SPACE:,} are allowed (see the limits)",
-            )
-        if costs.legal_actions > MAX_LEGAL_ACTIONS:
-            yield (
-                costs.largest,
-                f"one decision may offer {costs.legal_actions:,} legal actions at {p.max} "
-                f"players with {g.max_positions} positions each; at most "
-                f"{MAX_LEGAL_ACTIONS:,} are allowed (see the limits)",
-            )
 
-    # scoring
+def _problems_costs(r: RuleSet) -> Iterator[tuple[str, str]]:
+    """What the table costs to play, once its size is within the single-key ceilings."""
+    p, g = r.players, r.grid
+    sized = p.max <= MAX_PLAYERS and len(g.rows) <= MAX_GRID and 0 < g.size <= MAX_GRID
+    sized = sized and 0 <= g.extra <= MAX_EXTRA and p.max >= 1
+    if not sized:
+        return
+    costs = table_costs(r)
+    flags = [
+        k
+        for k, on in (
+            ("turn.exchange_equal", r.turn.exchange_equal),
+            ("snap.several", r.snap.several),
+        )
+        if on
+    ]
+    if costs.action_space > MAX_ACTION_SPACE:
+        yield (
+            flags[0] if flags else "grid.extra",
+            f"the table has {costs.action_space:,} action ids at {p.max} players "
+            f"(players.max) with {g.max_positions} positions each (grid.rows and "
+            f"grid.extra){' and ' + ' and '.join(flags) if flags else ''}; "
+            f"at most {MAX_ACTION_SPACE:,} are allowed (see the limits)",
+        )
+    if costs.legal_actions > MAX_LEGAL_ACTIONS:
+        yield (
+            costs.largest,
+            f"one decision may offer {costs.legal_actions:,} legal actions at {p.max} "
+            f"players with {g.max_positions} positions each; at most "
+            f"{MAX_LEGAL_ACTIONS:,} are allowed (see the limits)",
+        )
+
+
+def _problems_scoring(r: RuleSet, facts: _DeckFacts) -> Iterator[tuple[str, str]]:
+    """scoring: known tie-break steps, placement tables by player count, combination ranks."""
     for i, tie_step in enumerate(r.scoring.tie_break):
         if tie_step not in _TIE_BREAKS:
             yield (
@@ -962,20 +1049,24 @@ def _problems(r: RuleSet) -> Iterator[tuple[str, str]]:
         if not combo.ranks:
             yield "scoring.combination.ranks", "expected at least one rank"
         for i, rank in enumerate(combo.ranks):
-            if rank not in known:
-                yield f"scoring.combination.ranks[{i}]", unknown(rank)
+            if rank not in facts.known:
+                yield f"scoring.combination.ranks[{i}]", _unknown_rank(rank)
 
-    # match
+
+def _problems_match(r: RuleSet) -> Iterator[tuple[str, str]]:
+    """match: a positive limit where one ends the match, a round count that fits the end."""
     m = r.match
     if m.end in ("elimination", "limit") and m.limit <= 0:
         yield "match.limit", f"expected a positive limit, got {m.limit}"
     if m.end == "rounds" and m.rounds < 1:
         yield "match.rounds", f"expected 1 or more rounds for a fixed-length match, got {m.rounds}"
     else:
-        yield from neg("match.rounds", m.rounds)
+        yield from _negative("match.rounds", m.rounds)
 
-    # teams
-    t = r.teams
+
+def _problems_teams(r: RuleSet) -> Iterator[tuple[str, str]]:
+    """teams: a size of 1 (none) or more, dividing every player count the table allows."""
+    p, t = r.players, r.teams
     if t.size < 1:
         yield "teams.size", f"expected 1 (no teams) or more, got {t.size}"
     elif t.size > 1:
