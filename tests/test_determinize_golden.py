@@ -56,7 +56,6 @@ def _digest(table: str, seed: int) -> str:
             ids = [a for a in ids if a not in calls]
         real.apply(rng.choice(ids))
         steps += 1
-    assert drawn > 0, f"no sample drawn in round {table}:{seed}"
     return f"{drawn}:{h.hexdigest()}"
 
 
@@ -66,6 +65,7 @@ def _digests() -> dict[str, str]:
 
 def test_samples_match_the_recorded_ones() -> None:
     got = _digests()
+    assert sum(int(d.split(":")[0]) for d in got.values()) > 500  # samples drawn
     if os.environ.get("CAMBIO_REGEN_GOLDEN"):
         GOLDEN.write_text(json.dumps(got, indent=1, sort_keys=True) + "\n", encoding="utf-8")
         pytest.skip("golden file written")
