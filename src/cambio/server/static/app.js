@@ -128,6 +128,7 @@ async function showCreate() {
     "aria-describedby": "seed-hint" });
   const seats = h("fieldset", { class: "seats" });
   const aids = h("input", { id: "aids", type: "checkbox", "aria-describedby": "aids-hint" });
+  const hints = h("input", { id: "hints", type: "checkbox", "aria-describedby": "hints-hint" });
 
   function chosen() { return variants.find((v) => v.name === variant.value); }
   function drawSeats() {
@@ -171,6 +172,10 @@ async function showCreate() {
       h("p", { class: "hint", id: "aids-hint" }, "Without aids you must remember your cards: " +
         "they turn face down once you hide them. With aids, every card you have seen stays " +
         "face up for the whole round, and every player is told the table has aids.")),
+    h("div", { class: "field check" }, h("label", { for: "hints" }, hints, " Hints"),
+      h("p", { class: "hint", id: "hints-hint" }, "With hints, the player whose decision it is " +
+        "may ask which moves the computer thinks best, with their chances of winning; every " +
+        "player is told the table has hints.")),
     h("div", { class: "field" }, h("label", { for: "seed" }, "Seed (optional, for a repeatable deal)"), seed,
       h("p", { class: "hint", id: "seed-hint" }, "A seed makes the table arranged: you could " +
         "know the cards, so every player and spectator is told. Without one the server " +
@@ -184,6 +189,7 @@ async function showCreate() {
     else body.rules = rules.value;
     if (seed.value !== "") body.seed = Number(seed.value);
     if (aids.checked) body.aids = true;
+    if (hints.checked) body.hints = true;
     for (const select of seats.querySelectorAll("select")) {
       if (select.value !== "person") body.bots[select.dataset.seat] = select.value;
     }
@@ -309,6 +315,9 @@ class TableClient {
     this.nextId = 1;
     this.layout = null;
     this.movesOpen = false;
+    this.hint = null;  // the analysis reply of the position on show, once it came
+    this.hintAsked = null;  // the id of the analyse request still waiting for its reply
+    this.hintDropped = new Set();  // ids of analyse requests whose position is gone
     this.moved = new Map();  // "owner:position" -> the event that last changed it
     this.flashed = new Set();  // the changes already highlighted on this page
     let stored = -1;
@@ -359,10 +368,27 @@ class TableClient {
         old.round !== message.view.round || old.between_rounds !== message.view.between_rounds;
       this.view = message.view;
       this.legal = message.legal;
-      if (changed) { this.mode = null; this.selection = []; }
+      if (changed) {
+        this.mode = null;
+        this.selection = [];
+        this.dropHint();
+      }
       document.body.dataset.connected = "true";
       this.render();
+    } else if (message.type === "analysis") {
+      if (message.reply_to !== this.hintAsked) return;  // a hint of a position gone
+      this.hintAsked = null;
+      if (this.view && message.at === this.view.at) this.hint = message;
+      this.render("hint");
     } else if (message.type === "error") {
+      if (this.hintDropped.has(message.reply_to)) {  // the position moved on: no matter
+        this.hintDropped.delete(message.reply_to);
+        return;
+      }
+      if (message.reply_to !== undefined && message.reply_to === this.hintAsked) {
+        this.hintAsked = null;
+        this.render();
+      }
       showError(plainMessage(message, this.view && this.view.names));
       if (message.code === "unauthorized" || message.code === "expired-token") {
         this.stopped = true;
@@ -378,6 +404,63 @@ class TableClient {
     }
     this.socket.send(JSON.stringify({ ...request, id: this.nextId++ }));
     return true;
+  }
+
+  // -- hints: the analysis of the decision on show --------------------------------------
+  /** Whether this page may ask for a hint now: a table with hints, and a decision of ours. */
+  mayHint() {
+    const v = this.view;
+    return Boolean(v.hints) && v.seat !== null && !v.result && !v.between_rounds &&
+      !v.match_over && this.legal.length > 0 && !this.reveal();
+  }
+
+  /** Send the analyse request for the position on show. */
+  askHint() {
+    if (!this.mayHint() || this.hintAsked !== null) return;
+    clearErrors();
+    const id = this.nextId;
+    if (this.send({ type: "analyse" })) {
+      this.hintAsked = id;
+      this.render("hint");
+    }
+  }
+
+  /** Forget the hint and any hint still on its way: the position it was for is gone. */
+  dropHint() {
+    if (this.hintAsked !== null) this.hintDropped.add(this.hintAsked);
+    this.hintAsked = null;
+    this.hint = null;
+  }
+
+  /** The id of the action the hint ranks first (null: none, or letting a snap pass). */
+  hintedId() {
+    const best = this.hint && this.hint.estimates[0];
+    return best && best.action ? best.action.id : null;
+  }
+
+  /** An estimate's action in the page's words (those of its buttons). */
+  estimateWords(e) {
+    if (!e.action) return "Let the chance to snap pass";
+    const legal = this.legal.find((a) => a.id === e.action.id);
+    return this.describe(legal || e.action);
+  }
+
+  /** The best few moves of the hint, with their chances, in a panel of the prompt. */
+  hintBox() {
+    if (!this.hint) return null;
+    const pct = (x) => `${Math.round(100 * x)}%`;
+    const pts = (x) => x.toFixed(1);
+    const top = this.hint.estimates.slice(0, 3);
+    return h("section", { class: "hint-box", id: "hint", "aria-label": "Hint",
+      "aria-live": "polite" },
+      h("p", {}, h("strong", {}, "Hint: "),
+        `the best moves by ${this.hint.samples} rounds played out from what you know.`),
+      h("ol", {}, top.map((e, i) => h("li", { class: i === 0 ? "best" : null,
+        "data-action": e.action ? e.action.id : "none" },
+        h("span", { class: "move" }, this.estimateWords(e)), ": ",
+        `wins about ${pct(e.win)} (95% between ${pct(e.win_interval[0])} and ` +
+        `${pct(e.win_interval[1])}), expected score ${pts(e.score)} ` +
+        `(between ${pts(e.score_interval[0])} and ${pts(e.score_interval[1])})`))));
   }
 
   act(action) {
@@ -754,6 +837,7 @@ class TableClient {
       h("span", { id: "turn" }, "Turn: ", h("strong", {}, turn)),
       h("span", { id: "aids-note" }, v.aids ? h("strong", {}, "Learner's aids on") :
         "Memory game: no aids"),
+      v.hints ? h("span", { id: "hints-note" }, h("strong", {}, "Hints on")) : null,
       v.caller !== null ? h("span", {}, h("strong", {}, this.name(v.caller)), " called Cambio") : null);
   }
 
@@ -829,8 +913,12 @@ class TableClient {
     for (const a of this.candidates()) for (const [o, p] of a.positions) targets.add(`${o}:${p}`);
     const selected = this.selection.some(([o, p]) => o === owner && p === position);
     const target = targets.has(`${owner}:${position}`);
+    const hinted = this.hintedId();
+    const best = hinted === null ? null : this.legal.find((a) => a.id === hinted);
+    const mark = best && best.positions.some(([o, p]) => o === owner && p === position);
     return h("button", {
-      type: "button", class: cls + (target ? " target" : "") + (selected ? " selected" : ""),
+      type: "button", class: cls + (target ? " target" : "") + (selected ? " selected" : "") +
+        (mark ? " hinted" : ""),
       "aria-label": label, "aria-pressed": selected ? "true" : null,
       "data-key": key, "data-owner": owner, "data-pos": position, "data-moved": moved,
       disabled: !(target || selected),
@@ -906,14 +994,18 @@ class TableClient {
       const snaps = this.legal.filter((a) => a.kind === "snap");
       if (snaps.length) lines.push("Snap a card that matches the top discard, if you dare.");
       if (this.mode && HOW[this.mode]) lines.push(this.howWords());
+      const hinted = this.hintedId();
+      const best = hinted === null ? null : this.legal.find((a) => a.id === hinted);
       for (const a of this.legal.filter((x) => !x.positions.length)) {
+        const cls = [a.kind === "discard" && v.discard_power ? "with-power" : "",
+          a === best ? "hinted" : ""].filter(Boolean).join(" ");
         buttons.push(h("button", { type: "button", "data-key": `act-${a.kind}`, "data-kind": a.kind,
-          class: a.kind === "discard" && v.discard_power ? "with-power" : null,
-          onclick: () => this.act(a) }, this.describe(a)));
+          class: cls || null, onclick: () => this.act(a) }, this.describe(a)));
       }
       for (const kind of positional) {
         const pressed = this.mode === kind;
-        buttons.push(h("button", { type: "button", class: "mode" + (kind === "snap" ? " snap" : ""),
+        const mark = best && best.positions.length && best.kind === kind ? " hinted" : "";
+        buttons.push(h("button", { type: "button", class: "mode" + (kind === "snap" ? " snap" : "") + mark,
           "aria-pressed": String(pressed), "data-key": `mode-${kind}`, "data-kind": kind,
           id: kind === "snap" ? "snap-button" : null,
           onclick: () => this.setMode(kind) }, LABELS[kind] || kind));
@@ -925,11 +1017,18 @@ class TableClient {
             onclick: () => this.act(a) }, `Confirm: ${this.describe(a)}`));
         }
       }
+      if (this.mayHint()) {
+        const waiting = this.hintAsked !== null;
+        buttons.push(h("button", { type: "button", id: "hint-button", "data-key": "hint",
+          class: "hint-button", disabled: waiting, "aria-busy": waiting ? "true" : null,
+          onclick: () => this.askHint() }, waiting ? "Thinking\u2026" : "Hint"));
+      }
     }
     return h("section", { class: "prompt", id: "prompt", "aria-label": "Your move" },
       latest ? h("p", { class: "latest", id: "latest" }, h("span", { class: "latest-label" }, "Last: "), latest) : null,
       this.nameForm(),
-      lines.map((l) => h("p", {}, l)), h("div", { class: "actions" }, buttons, tail));
+      lines.map((l) => h("p", {}, l)), h("div", { class: "actions" }, buttons, tail),
+      reveal ? null : this.hintBox());
   }
 
   /** What to choose now, with the players' names ("one of your cards, then one of Robin's"). */
@@ -999,7 +1098,8 @@ class TableClient {
       ontoggle: (event) => { this.movesOpen = event.target.open; } },
       h("summary", { "data-key": "moves" }, `Every move you can make (${this.legal.length})`),
       h("div", { class: "actions" }, this.legal.map((a) => h("button", { type: "button",
-        "data-key": `move-${a.id}`, onclick: () => this.act(a) }, this.describe(a))))));
+        "data-key": `move-${a.id}`, class: a.id === this.hintedId() ? "hinted" : null,
+        onclick: () => this.act(a) }, this.describe(a))))));
   }
 
   narrate(e) {
